@@ -1,0 +1,84 @@
+#include "lorenz_sweep/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <string_view>
+
+namespace lorenz_sweep {
+
+const char* const usage =
+    "usage: lorenz_sweep [--n N] [--method NAME] (--dt DT | --tol TOL)\n"
+    "                    [--controller fixed|i|pi|pid|gustafsson] [--backend auto|host|cuda]\n"
+    "                    [--precision float|double] [--out FILE.csv] [--repeat R]\n"
+    "Integrates the Lorenz system for N values of rho in [0, 21], x0 = (1, 0, 0), t in [0, 1].\n"
+    "  --dt DT    fixed step DT (controller: fixed)\n"
+    "  --tol TOL  adaptive, atol = rtol = TOL, initial dt 2^-10 (controller default: pi)\n"
+    "  methods: euler heun ralston bogacki_shampine_32 classical_rk4 dormand_prince_54 tsit5\n"
+    "           cash_karp_54 fehlberg_45 dormand_prince_853 vern7 vern9\n"
+    "  --repeat R solves R times and reports the fastest (the first includes start-up)\n";
+
+namespace {
+
+double parse_number(std::string_view flag, const char* text) {
+    char* end = nullptr;
+    const double v = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !std::isfinite(v))
+        throw usage_error(std::string(flag) + " expects a number, got '" + text + "'");
+    return v;
+}
+
+template <class Int>
+Int parse_integer(std::string_view flag, const char* text) {
+    Int v{};
+    const char* last = text + std::strlen(text);
+    const auto [ptr, ec] = std::from_chars(text, last, v);
+    if (ec != std::errc{} || ptr != last)
+        throw usage_error(std::string(flag) + " expects a non-negative integer, got '" + text +
+                          "'");
+    return v;
+}
+
+}  // namespace
+
+options parse_options(int argc, char** argv) {
+    options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view flag = argv[i];
+        if (flag == "--help" || flag == "-h") throw usage_error("");
+        if (i + 1 >= argc) throw usage_error("missing value after " + std::string(flag));
+        const char* value = argv[++i];
+        if (flag == "--n") o.n = parse_integer<std::size_t>(flag, value);
+        else if (flag == "--method") o.method = value;
+        else if (flag == "--dt") o.dt = parse_number(flag, value);
+        else if (flag == "--tol") o.tol = parse_number(flag, value);
+        else if (flag == "--controller") o.controller = value;
+        else if (flag == "--backend") o.backend = value;
+        else if (flag == "--out") o.out = value;
+        else if (flag == "--repeat") o.repeat = parse_integer<int>(flag, value);
+        else if (flag == "--precision") {
+            const std::string_view p = value;
+            if (p == "float") o.prec = precision::single;
+            else if (p == "double") o.prec = precision::double_;
+            else throw usage_error("--precision must be float or double, got '" + std::string(p) + "'");
+        } else {
+            throw usage_error("unknown flag " + std::string(flag));
+        }
+    }
+    if (o.dt.has_value() == o.tol.has_value())
+        throw usage_error("give exactly one of --dt (fixed step) and --tol (adaptive)");
+    if (o.controller.empty()) o.controller = o.dt ? "fixed" : "pi";
+    if (o.dt && o.controller != "fixed")
+        throw usage_error("--dt takes the fixed controller; use --tol for '" + o.controller + "'");
+    if (o.tol && o.controller == "fixed")
+        throw usage_error("--tol needs an adaptive controller: i, pi, pid or gustafsson");
+    if (o.controller != "fixed" && o.controller != "i" && o.controller != "pi" &&
+        o.controller != "pid" && o.controller != "gustafsson")
+        throw usage_error("unknown controller '" + o.controller + "'");
+    if (o.backend != "auto" && o.backend != "host" && o.backend != "cuda")
+        throw usage_error("--backend must be auto, host or cuda, got '" + o.backend + "'");
+    if (o.repeat < 1) throw usage_error("--repeat must be at least 1");
+    return o;
+}
+
+}  // namespace lorenz_sweep

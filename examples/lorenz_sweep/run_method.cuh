@@ -1,0 +1,106 @@
+#pragma once
+// Solving the sweep with one method and precision: the controller and backend chosen on
+// the command line select among the kernels compiled here.
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+#include "cubie/batch/solver.hpp"
+#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/systems/lorenz.hpp"
+#include "lorenz_sweep/options.hpp"
+#include "lorenz_sweep/sweep_outcome.hpp"
+
+namespace lorenz_sweep {
+
+/// rho = linspace(0, 21, n) as NumPy computes it (i * step, the last value exactly 21),
+/// rounded to the working precision.
+template <class T>
+std::vector<T> rho_values(std::size_t n) {
+    std::vector<T> rho(n, T(0));
+    if (n < 2) return rho;
+    const double step = 21.0 / static_cast<double>(n - 1);
+    for (std::size_t i = 0; i + 1 < n; ++i) rho[i] = static_cast<T>(static_cast<double>(i) * step);
+    rho[n - 1] = T(21);
+    return rho;
+}
+
+template <class Method, class Controller, class T, class Backend>
+sweep_outcome solve_sweep(const options& o, Backend backend) {
+    const std::vector<T> rho = rho_values<T>(o.n);
+    std::vector<T> y0(3 * o.n, T(0));  // x0 = (1, 0, 0), laid out [state][trajectory]
+    std::fill_n(y0.begin(), o.n, T(1));
+
+    cubie::solve_settings<Controller> settings;
+    settings.t0 = 0;
+    settings.t_end = 1;
+    if constexpr (Controller::adaptive) {
+        settings.dt = 1.0 / 1024;
+        settings.atol = {*o.tol};
+        settings.rtol = {*o.tol};
+    } else {
+        settings.dt = *o.dt;
+    }
+
+    const cubie::solver<cubie::systems::lorenz<T>, Method, Controller> solver;
+    sweep_outcome out;
+    cubie::batch_result<T> result;
+    for (int r = 0; r < o.repeat; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        result = solver.solve({o.n, y0, rho}, settings, backend);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (r == 0) out.first_seconds = out.best_seconds = seconds;
+        out.best_seconds = std::min(out.best_seconds, seconds);
+    }
+    out.rho.assign(rho.begin(), rho.end());
+    const auto state = [&](int s) {
+        const auto first = result.final_states.begin() + static_cast<std::ptrdiff_t>(s * o.n);
+        return std::vector<double>(first, first + static_cast<std::ptrdiff_t>(o.n));
+    };
+    out.x = state(0);
+    out.y = state(1);
+    out.z = state(2);
+    out.statuses = std::move(result.statuses);
+    out.accepted_steps = std::move(result.accepted_steps);
+    out.rejected_steps = std::move(result.rejected_steps);
+    out.backend = result.backend;
+    out.digits = sizeof(T) == 4 ? 9 : 17;
+    return out;
+}
+
+template <class Method, class Controller, class T>
+sweep_outcome solve_on_backend(const options& o) {
+    if (o.backend == "host") return solve_sweep<Method, Controller, T>(o, cubie::backends::host{});
+    if (o.backend == "cuda") return solve_sweep<Method, Controller, T>(o, cubie::backends::cuda{});
+    return solve_sweep<Method, Controller, T>(o, cubie::backends::automatic{});
+}
+
+template <class Method, class T>
+sweep_outcome run_method(const options& o) {
+    if (o.controller == "fixed") return solve_on_backend<Method, cubie::fixed_step, T>(o);
+    if constexpr (Method::has_error_estimate) {
+        if (o.controller == "i") return solve_on_backend<Method, cubie::i_controller, T>(o);
+        if (o.controller == "pid") return solve_on_backend<Method, cubie::pid_controller, T>(o);
+        if (o.controller == "gustafsson")
+            return solve_on_backend<Method, cubie::gustafsson_controller, T>(o);
+        return solve_on_backend<Method, cubie::pi_controller, T>(o);
+    } else {
+        throw usage_error(std::string(Method::name) +
+                          " has no embedded error estimate: use it with --dt");
+    }
+}
+
+}  // namespace lorenz_sweep
+
+/// Defines lorenz_sweep::run_<method>_<precision>, declared in main.cu.
+#define CUBIE_LORENZ_SWEEP_INSTANTIATE(method, precision)                            \
+    namespace lorenz_sweep {                                                         \
+    sweep_outcome run_##method##_##precision(const options& o) {                     \
+        return run_method<cubie::method, precision>(o);                              \
+    }                                                                                \
+    }

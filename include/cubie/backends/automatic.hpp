@@ -1,0 +1,9 @@
+#pragma once
+// The default backend: cuda when the translation unit is compiled by nvcc and a device is
+// present, host otherwise.
+
+namespace cubie::backends {
+
+struct automatic {};
+
+}  // namespace cubie::backends

@@ -1,0 +1,92 @@
+#pragma once
+// CUDA backend: one thread per trajectory. Inputs are copied to the device, one kernel
+// integrates the batch, outputs are copied back. Needs nvcc.
+
+#if !defined(__CUDACC__)
+#error "cubie/backends/cuda.hpp holds kernels: compile this translation unit with nvcc"
+#endif
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+
+#include "cubie/batch/batch_inputs.hpp"
+#include "cubie/batch/batch_result.hpp"
+#include "cubie/batch/trajectory_task.hpp"
+#include "cubie/core/cuda_check.hpp"
+#include "cubie/core/device_buffer.hpp"
+
+namespace cubie::backends {
+
+template <class Task>
+__global__ void trajectory_kernel(Task task) {
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < task.n_trajectories) task(i);
+}
+
+/// True when the CUDA runtime sees at least one device.
+inline bool cuda_device_available() {
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+struct cuda {
+    int device = -1;     ///< device ordinal; -1: the current device
+    int block_size = 0;  ///< threads per block; 0: chosen by the occupancy API
+
+    template <class Algorithm, class Controller, class System>
+    void run(trajectory_task<Algorithm, Controller, System> task,
+             const batch_inputs<typename System::value_type>& inputs,
+             batch_result<typename System::value_type>& result) const {
+        using T = typename System::value_type;
+        if (device >= 0) CUBIE_CUDA_CHECK(cudaSetDevice(device));
+        int current = 0;
+        CUBIE_CUDA_CHECK(cudaGetDevice(&current));
+        cudaDeviceProp properties{};
+        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, current));
+
+        const auto initial_states = device_buffer<T>::copy_of(inputs.initial_states);
+        const auto parameters = device_buffer<T>::copy_of(inputs.parameters);
+        device_buffer<T> final_states(result.final_states.size());
+        device_buffer<status> statuses(result.statuses.size());
+        device_buffer<std::uint32_t> accepted(result.accepted_steps.size());
+        device_buffer<std::uint32_t> rejected(result.rejected_steps.size());
+        task.initial_states = initial_states.data();
+        task.parameters = parameters.data();
+        task.final_states = final_states.data();
+        task.statuses = statuses.data();
+        task.accepted_steps = accepted.data();
+        task.rejected_steps = rejected.data();
+
+        using task_type = trajectory_task<Algorithm, Controller, System>;
+        int threads = block_size;
+        if (threads <= 0) {
+            int min_grid = 0;
+            CUBIE_CUDA_CHECK(
+                cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, trajectory_kernel<task_type>));
+        }
+        const std::size_t blocks = (task.n_trajectories + threads - 1) / threads;
+        trajectory_kernel<<<static_cast<unsigned>(blocks), threads>>>(task);
+        check_kernel(Algorithm::name);
+
+        final_states.copy_to(result.final_states);
+        statuses.copy_to(result.statuses);
+        accepted.copy_to(result.accepted_steps);
+        rejected.copy_to(result.rejected_steps);
+        result.backend = std::string("cuda:") + properties.name;
+    }
+
+private:
+    // Launch errors and faults during the kernel, named after the method that ran.
+    static void check_kernel(const char* method) {
+        for (cudaError_t code : {cudaGetLastError(), cudaDeviceSynchronize()}) {
+            if (code != cudaSuccess)
+                throw cuda_error(code, std::string("batch kernel (") + method +
+                                           ") failed: " + cudaGetErrorName(code) + " (" +
+                                           cudaGetErrorString(code) + ")");
+        }
+    }
+};
+
+}  // namespace cubie::backends

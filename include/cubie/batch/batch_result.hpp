@@ -1,0 +1,37 @@
+#pragma once
+// What a batch solve returns: final states [state][trajectory], and per trajectory its
+// status and step counts.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cubie/core/status.hpp"
+
+namespace cubie {
+
+template <class T>
+struct batch_result {
+    std::size_t n_trajectories = 0;
+    int n_states = 0;
+    std::vector<T> final_states;  ///< [state][trajectory]
+    std::vector<status> statuses;
+    std::vector<std::uint32_t> accepted_steps;
+    std::vector<std::uint32_t> rejected_steps;
+    std::string backend;  ///< where it ran: "host" or "cuda:<device name>"
+
+    T final_state(int state, std::size_t trajectory) const {
+        return final_states.at(static_cast<std::size_t>(state) * n_trajectories + trajectory);
+    }
+
+    /// Trajectories whose status is not success.
+    std::size_t failures() const {
+        return static_cast<std::size_t>(
+            std::count_if(statuses.begin(), statuses.end(),
+                          [](status s) { return s != status::success; }));
+    }
+};
+
+}  // namespace cubie

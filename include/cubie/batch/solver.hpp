@@ -1,0 +1,97 @@
+#pragma once
+// solver<System, Algorithm, Controller>: integrates a batch of independent trajectories.
+//
+//   cubie::solver<cubie::systems::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
+//   auto result = s.solve({n, y0, rho}, settings);            // backends::automatic
+//   auto result = s.solve({n, y0, rho}, settings, cubie::backends::host{});
+//
+// solve() validates the settings and the input sizes before any work; a bad value throws
+// std::invalid_argument naming it. Trajectories that fail report a status and leave the
+// others untouched.
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "cubie/backends/automatic.hpp"
+#include "cubie/backends/host.hpp"
+#include "cubie/batch/batch_inputs.hpp"
+#include "cubie/batch/batch_result.hpp"
+#include "cubie/batch/trajectory_task.hpp"
+#include "cubie/controllers/controller.hpp"
+#include "cubie/loop/solve_settings.hpp"
+#include "cubie/systems/ode_system.hpp"
+#if defined(__CUDACC__)
+#include "cubie/backends/cuda.hpp"
+#endif
+
+namespace cubie {
+
+template <ode_system System, class Algorithm, step_controller Controller>
+class solver {
+public:
+    using value_type = typename System::value_type;
+    using algorithm = Algorithm;
+    using controller = Controller;
+    using settings_type = solve_settings<Controller>;
+
+    explicit solver(System system = {}) : system_(system) {}
+
+    template <class Backend = backends::automatic>
+    batch_result<value_type> solve(const batch_inputs<value_type>& inputs,
+                                   const settings_type& settings, Backend backend = {}) const {
+        if constexpr (std::is_same_v<Backend, backends::automatic>) {
+#if defined(__CUDACC__)
+            if (backends::cuda_device_available())
+                return solve(inputs, settings, backends::cuda{});
+#endif
+            return solve(inputs, settings, backends::host{});
+        } else {
+            const auto integration =
+                make_integration_settings<Algorithm, Controller, System>(settings);
+            check_sizes(inputs);
+            batch_result<value_type> result = allocate_result(inputs.n_trajectories);
+            if (inputs.n_trajectories == 0) return result;
+            const trajectory_task<Algorithm, Controller, System> task{
+                system_, integration, inputs.n_trajectories, nullptr, nullptr,
+                nullptr, nullptr, nullptr, nullptr};
+            backend.run(task, inputs, result);
+            return result;
+        }
+    }
+
+private:
+    static void check_size(const char* what, std::size_t got, int per_trajectory,
+                           std::size_t n) {
+        const std::size_t expected = static_cast<std::size_t>(per_trajectory) * n;
+        if (got != expected)
+            throw std::invalid_argument(std::string("input ") + what + " has " +
+                                        std::to_string(got) + " values; expected " +
+                                        std::to_string(per_trajectory) + " x " +
+                                        std::to_string(n) + " trajectories = " +
+                                        std::to_string(expected) +
+                                        ", laid out [variable][trajectory]");
+    }
+
+    static void check_sizes(const batch_inputs<value_type>& in) {
+        check_size("initial_states", in.initial_states.size(), System::n_states,
+                   in.n_trajectories);
+        check_size("parameters", in.parameters.size(), System::n_parameters, in.n_trajectories);
+    }
+
+    static batch_result<value_type> allocate_result(std::size_t n) {
+        batch_result<value_type> r;
+        r.n_trajectories = n;
+        r.n_states = System::n_states;
+        r.final_states.resize(static_cast<std::size_t>(System::n_states) * n);
+        r.statuses.resize(n);
+        r.accepted_steps.resize(n);
+        r.rejected_steps.resize(n);
+        return r;
+    }
+
+    System system_;
+};
+
+}  // namespace cubie

@@ -1,0 +1,115 @@
+#pragma once
+// Step-size controllers as digital filters of the error history (Soederlind 2003):
+//
+//   factor = safety * prod_{i<H} (1 / err_{n-i})^(beta_i / (q + 1))
+//
+// with q the order of the error estimate. H = 1 is the classic I (elementary) controller,
+// H = 2 a PI and H = 3 a PID controller. After a rejection the next attempt uses the I
+// law (beta = 1) on the current error alone, the fastest reliable reduction, and the
+// history is kept; the step after a rejection may not grow.
+
+#include <cuda/std/cmath>
+#include <string>
+
+#include "cubie/controllers/controller.hpp"
+#include "cubie/controllers/step_factor_limits.hpp"
+#include "cubie/core/invalid_setting.hpp"
+#include "cubie/core/vector.hpp"
+
+namespace cubie {
+
+template <int History>
+struct digital_filter_controller {
+    static_assert(History >= 1 && History <= 3);
+    static constexpr bool adaptive = true;
+
+    template <class T>
+    struct parameters {
+        factor_bounds<T> bounds;
+        vector<T, History> exponents;  ///< beta_i / (q + 1)
+        T reject_exponent;             ///< 1 / (q + 1)
+    };
+
+    template <class T>
+    struct state {
+        vector<T, History> errors = filled(T(1));  ///< err_n, err_{n-1}, ... (floored)
+        bool after_rejection = false;
+    };
+
+    struct settings {
+        vector<double, History> beta = default_beta();
+        step_factor_limits limits{};
+
+        void validate() const {
+            limits.validate();
+            for (int i = 0; i < History; ++i)
+                if (!cuda::std::isfinite(beta[i]))
+                    invalid_setting("controller.beta[" + std::to_string(i) + "]", beta[i],
+                                    "must be finite");
+            if (!(beta[0] > 0))
+                invalid_setting("controller.beta[0]", beta[0], "must be positive");
+        }
+
+        template <class T>
+        parameters<T> make_parameters(int error_estimate_order) const {
+            const double inv = 1.0 / (error_estimate_order + 1);
+            parameters<T> p{
+                factor_bounds<T>::from(limits), {}, T(inv)};
+            for (int i = 0; i < History; ++i) p.exponents[i] = T(beta[i] * inv);
+            return p;
+        }
+    };
+
+    template <class T>
+    CUBIE_HD static step_decision<T> decide(const parameters<T>& p, state<T>& s, T /*dt*/,
+                                            T err) {
+        if (!(err <= T(1))) {  // rejected, or err is NaN
+            const T factor = cuda::std::isfinite(err)
+                                 ? p.bounds.safety * cuda::std::pow(err, -p.reject_exponent)
+                                 : p.bounds.min_factor;
+            s.after_rejection = true;
+            return {false, p.bounds.clamp(factor, true)};
+        }
+CUBIE_UNROLL
+        for (int i = History - 1; i > 0; --i) s.errors[i] = s.errors[i - 1];
+        s.errors[0] = floored_error(err);
+        T factor = p.bounds.safety;
+CUBIE_UNROLL
+        for (int i = 0; i < History; ++i)
+            factor *= cuda::std::pow(s.errors[i], -p.exponents[i]);
+        const bool limit_growth = s.after_rejection;
+        s.after_rejection = false;
+        return {true, p.bounds.clamp(factor, limit_growth)};
+    }
+
+private:
+    static constexpr vector<double, History> default_beta() {
+        if constexpr (History == 1) return {1.0};
+        else if constexpr (History == 2) return {0.7, -0.4};         // PI34
+        else return {1.0 / 18, 1.0 / 9, 1.0 / 18};                   // H312PID
+    }
+    template <class T>
+    CUBIE_HD static constexpr vector<T, History> filled(T v) {
+        vector<T, History> r{};
+        for (auto& x : r) x = v;
+        return r;
+    }
+};
+
+/// Elementary controller: factor = safety * err^(-1/(q+1)).
+struct i_controller : digital_filter_controller<1> {
+    static constexpr const char* name = "i";
+};
+
+/// PI controller, default gains (0.7, -0.4): for Tsit5 the exponents 0.14 and 0.08 of
+/// OrdinaryDiffEq's default.
+struct pi_controller : digital_filter_controller<2> {
+    static constexpr const char* name = "pi";
+};
+
+/// PID controller, default gains H312PID (1/18, 1/9, 1/18): smooth step sequences.
+struct pid_controller : digital_filter_controller<3> {
+    static constexpr const char* name = "pid";
+};
+
+}  // namespace cubie

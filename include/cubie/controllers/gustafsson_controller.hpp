@@ -1,0 +1,68 @@
+#pragma once
+// Gustafsson's predictive controller as in Hairer & Wanner's RADAU5: the elementary law,
+// and after an accepted step the prediction from the last two accepted steps
+//   factor_pred = (dt / dt_acc) * (err_acc / err^2)^(1/(q+1)) * safety,
+// taking the smaller of the two factors. It damps step-size oscillation where the error
+// estimate varies quickly (stiff problems).
+
+#include <cuda/std/cmath>
+
+#include "cubie/controllers/controller.hpp"
+#include "cubie/controllers/step_factor_limits.hpp"
+
+namespace cubie {
+
+struct gustafsson_controller {
+    static constexpr bool adaptive = true;
+    static constexpr const char* name = "gustafsson";
+
+    template <class T>
+    struct parameters {
+        factor_bounds<T> bounds;
+        T exponent;  ///< 1 / (q + 1)
+    };
+
+    template <class T>
+    struct state {
+        T dt_accepted = 0;   ///< last accepted step; 0 before the first
+        T err_accepted = 1;  ///< its error, floored at 1e-2 as in RADAU5
+        bool after_rejection = false;
+    };
+
+    struct settings {
+        step_factor_limits limits{};
+
+        void validate() const { limits.validate(); }
+
+        template <class T>
+        parameters<T> make_parameters(int error_estimate_order) const {
+            return {factor_bounds<T>::from(limits), T(1.0 / (error_estimate_order + 1))};
+        }
+    };
+
+    template <class T>
+    CUBIE_HD static step_decision<T> decide(const parameters<T>& p, state<T>& s, T dt, T err) {
+        using cuda::std::pow;
+        if (!(err <= T(1))) {
+            const T factor = cuda::std::isfinite(err)
+                                 ? p.bounds.safety * pow(err, -p.exponent)
+                                 : p.bounds.min_factor;
+            s.after_rejection = true;
+            return {false, p.bounds.clamp(factor, true)};
+        }
+        const T e = floored_error(err);
+        T factor = p.bounds.safety * pow(e, -p.exponent);
+        if (s.dt_accepted > T(0)) {
+            const T predicted =
+                p.bounds.safety * (dt / s.dt_accepted) * pow(s.err_accepted / (e * e), p.exponent);
+            factor = cuda::std::fmin(factor, predicted);
+        }
+        s.dt_accepted = dt;
+        s.err_accepted = cuda::std::fmax(T(1e-2), err);
+        const bool limit_growth = s.after_rejection;
+        s.after_rejection = false;
+        return {true, p.bounds.clamp(factor, limit_growth)};
+    }
+};
+
+}  // namespace cubie

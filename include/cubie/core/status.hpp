@@ -1,0 +1,32 @@
+#pragma once
+// Per-trajectory outcome of an integration. A failing trajectory records why it stopped
+// and leaves every other trajectory of the batch untouched.
+
+#include <cstdint>
+
+#include "cubie/core/config.hpp"
+
+namespace cubie {
+
+enum class status : std::uint8_t {
+    success = 0,              ///< reached t_end
+    max_steps_exceeded = 1,   ///< attempted steps (accepted + rejected) reached max_steps
+    step_size_underflow = 2,  ///< the controller asked for a step below dt_min or below
+                              ///< the floating-point resolution of t
+    nonfinite_state = 3,      ///< the state or its error estimate became NaN or infinite
+    nonfinite_input = 4,      ///< the initial state or a parameter was NaN or infinite
+};
+
+/// Human-readable name of a status, for messages and CSV output.
+constexpr const char* to_string(status s) {
+    switch (s) {
+        case status::success: return "success";
+        case status::max_steps_exceeded: return "max_steps_exceeded";
+        case status::step_size_underflow: return "step_size_underflow";
+        case status::nonfinite_state: return "nonfinite_state";
+        case status::nonfinite_input: return "nonfinite_input";
+    }
+    return "unknown";
+}
+
+}  // namespace cubie

@@ -1,0 +1,33 @@
+#pragma once
+// CuBIE++: batches of independent ODE initial-value problems, integrated one trajectory
+// per GPU thread (backends::cuda) or per OpenMP iteration (backends::host).
+//
+// Contents, by concept:
+//   systems/      the System concept and hand-written example systems
+//   algorithms/   Butcher tableaus and the explicit Runge-Kutta stepper
+//   controllers/  fixed, I, PI, PID and Gustafsson step-size control
+//   loop/         integrate(): one trajectory, callable from user kernels
+//   batch/        solver<System, Algorithm, Controller>: validated batch solves
+//   backends/     host (OpenMP) and cuda (nvcc translation units only)
+
+#include "cubie/algorithms/explicit/bogacki_shampine_32.hpp"
+#include "cubie/algorithms/explicit/cash_karp_54.hpp"
+#include "cubie/algorithms/explicit/classical_rk4.hpp"
+#include "cubie/algorithms/explicit/dormand_prince_54.hpp"
+#include "cubie/algorithms/explicit/dormand_prince_853.hpp"
+#include "cubie/algorithms/explicit/euler.hpp"
+#include "cubie/algorithms/explicit/fehlberg_45.hpp"
+#include "cubie/algorithms/explicit/heun.hpp"
+#include "cubie/algorithms/explicit/ralston.hpp"
+#include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/algorithms/explicit/vern7.hpp"
+#include "cubie/algorithms/explicit/vern9.hpp"
+#include "cubie/batch/solver.hpp"
+#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/loop/integrate.hpp"
+#include "cubie/systems/exponential_decay.hpp"
+#include "cubie/systems/harmonic_oscillator.hpp"
+#include "cubie/systems/lorenz.hpp"
+#include "cubie/systems/van_der_pol.hpp"

@@ -1,0 +1,109 @@
+#pragma once
+// integrate(): one trajectory from t0 to t_end. Public, __host__ __device__: the batch
+// backends call it once per trajectory, and users may call it from their own kernels.
+//
+// The loop keeps f(t, y) between steps: a rejected step never re-evaluates it, and FSAL
+// methods take it from their last stage. Time of fixed step i is t0 + i dt (never an
+// accumulated sum), and the last step lands exactly on t_end.
+
+#include <cuda/std/cmath>
+#include <cuda/std/limits>
+
+#include "cubie/controllers/controller.hpp"
+#include "cubie/core/config.hpp"
+#include "cubie/core/status.hpp"
+#include "cubie/loop/integration_settings.hpp"
+#include "cubie/loop/step_counters.hpp"
+#include "cubie/systems/ode_system.hpp"
+
+namespace cubie {
+
+namespace detail {
+
+template <class T, cuda::std::size_t N>
+CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
+    bool ok = true;
+    if constexpr (N > 0) {
+        CUBIE_UNROLL
+        for (cuda::std::size_t i = 0; i < N; ++i) ok = ok && cuda::std::isfinite(v[i]);
+    }
+    return ok;
+}
+
+}  // namespace detail
+
+/// Integrates y from settings.t0 to settings.t_end. On return y holds the state at t_end,
+/// or the last finite state reached when the status is not success.
+template <class Algorithm, step_controller Controller, ode_system System>
+CUBIE_HD status integrate(const System& sys,
+                          const integration_settings<Algorithm, Controller, System>& s,
+                          state_t<System>& y, const parameters_t<System>& p,
+                          step_counters& counters) {
+    using T = typename System::value_type;
+    static_assert(System::n_drivers == 0,
+                  "systems with drivers need a driver source, which integrate() does not "
+                  "take yet");
+    const drivers_t<System> d{};
+
+    if (!detail::all_finite(y) || !detail::all_finite(p)) return status::nonfinite_input;
+
+    state_t<System> dydt{}, y_new{}, dydt_new{};
+    bool dydt_current = false;  // f(t, y) already known?
+    auto derivative_at = [&](T t) {
+        if (!dydt_current) sys.rhs(t, y, p, d, dydt);
+        dydt_current = true;
+    };
+    // After an accepted step: FSAL methods hand over f(t_new, y_new).
+    auto advance = [&]() {
+        y = y_new;
+        if constexpr (Algorithm::fsal) dydt = dydt_new;
+        dydt_current = Algorithm::fsal;
+        ++counters.accepted;
+    };
+
+    if constexpr (!Controller::adaptive) {
+        for (std::uint32_t i = 0; i < s.fixed_steps; ++i) {
+            const T t = s.t0 + T(i) * s.dt;
+            const T h = (i + 1 == s.fixed_steps) ? s.t_end - t : s.dt;
+            derivative_at(t);
+            Algorithm::step(sys, t, h, y, dydt, p, d, y_new, dydt_new);
+            if (!detail::all_finite(y_new)) return status::nonfinite_state;
+            advance();
+        }
+        return status::success;
+    } else {
+        typename Controller::template state<T> controller_state{};
+        T t = s.t0;
+        T dt = cuda::std::fmin(s.dt, s.dt_max);
+        bool last_failure_nonfinite = false;
+        while (t < s.t_end) {
+            if (counters.accepted + counters.rejected >= s.max_steps)
+                return status::max_steps_exceeded;
+            // Land on t_end; stretch by up to 1% rather than leave a sliver (Hairer).
+            const bool last = t + T(1.01) * dt >= s.t_end;
+            const T h = last ? s.t_end - t : dt;
+            derivative_at(t);
+            const T err = Algorithm::step_with_error(sys, t, h, y, dydt, p, d, y_new,
+                                                     dydt_new, s.tol);
+            const bool finite = cuda::std::isfinite(err) && detail::all_finite(y_new);
+            const step_decision<T> decision = Controller::decide(
+                s.controller, controller_state, h,
+                finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
+            last_failure_nonfinite = !finite;
+            if (decision.accept) {
+                advance();
+                t = last ? s.t_end : t + h;
+                if (last) break;
+            } else {
+                ++counters.rejected;
+            }
+            dt = cuda::std::fmin(decision.factor * h, s.dt_max);
+            if (dt < s.dt_min || t + dt == t)
+                return last_failure_nonfinite ? status::nonfinite_state
+                                              : status::step_size_underflow;
+        }
+        return status::success;
+    }
+}
+
+}  // namespace cubie

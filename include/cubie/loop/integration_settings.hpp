@@ -1,0 +1,38 @@
+#pragma once
+// What the integration loop reads: the settings of one integration in the working
+// precision, controller exponents precomputed. Made from user-facing solve_settings by
+// make_integration_settings (solve_settings.hpp); travels as a kernel argument.
+
+#include <cstdint>
+
+#include "cubie/controllers/controller.hpp"
+#include "cubie/controllers/error_norm.hpp"
+#include "cubie/systems/ode_system.hpp"
+
+namespace cubie {
+
+struct no_controller_parameters {};
+
+template <class Controller, class T, bool = Controller::adaptive>
+struct controller_parameters_of {
+    using type = no_controller_parameters;
+};
+template <class Controller, class T>
+struct controller_parameters_of<Controller, T, true> {
+    using type = typename Controller::template parameters<T>;
+};
+
+template <class Algorithm, step_controller Controller, ode_system System>
+struct integration_settings {
+    using value_type = typename System::value_type;
+    using controller_parameters =
+        typename controller_parameters_of<Controller, value_type>::type;
+
+    value_type t0, t_end, dt, dt_min, dt_max;
+    std::uint32_t max_steps;
+    std::uint32_t fixed_steps;  ///< fixed step only: number of steps, the last shortened
+    tolerances<value_type, System::n_states> tol;
+    controller_parameters controller;
+};
+
+}  // namespace cubie

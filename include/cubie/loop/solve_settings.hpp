@@ -1,0 +1,140 @@
+#pragma once
+// What a user writes to configure a solve (in double), and its validation into the
+// loop's integration_settings. Every number that only changes values (times, steps,
+// tolerances, gains) is here; nothing here selects code.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cubie/controllers/controller.hpp"
+#include "cubie/core/invalid_setting.hpp"
+#include "cubie/loop/integration_settings.hpp"
+#include "cubie/systems/ode_system.hpp"
+
+namespace cubie {
+
+template <step_controller Controller>
+struct solve_settings {
+    double t0 = 0;
+    double t_end = 1;
+    /// Fixed step size, or the first step tried by an adaptive controller.
+    double dt = 0;
+    /// Adaptive only: a trajectory whose step falls below dt_min ends with
+    /// status::step_size_underflow; steps never exceed dt_max.
+    double dt_min = 0;
+    double dt_max = std::numeric_limits<double>::infinity();
+    /// Attempted steps (accepted + rejected) before status::max_steps_exceeded.
+    std::uint64_t max_steps = 1'000'000;
+    /// Adaptive only: one value for every state, or one per state.
+    std::vector<double> atol{1e-6};
+    std::vector<double> rtol{1e-6};
+    typename Controller::settings controller{};
+};
+
+namespace detail {
+
+/// Number of fixed steps covering [t0, t_end]: duration/dt when that is an integer up to
+/// rounding, else one more (shortened) step.
+inline std::uint64_t fixed_step_count(double duration, double dt) {
+    const double ratio = duration / dt;
+    const double nearest = std::round(ratio);
+    if (std::abs(ratio - nearest) <= 1e-9 * std::max(1.0, ratio))
+        return static_cast<std::uint64_t>(nearest);
+    return static_cast<std::uint64_t>(std::ceil(ratio));
+}
+
+template <class T>
+void check_representable(const std::string& name, double value) {
+    const double as_t = static_cast<double>(static_cast<T>(value));
+    if (!std::isfinite(as_t) || (value != 0 && as_t == 0))
+        invalid_setting(name, value, "not representable in the working precision");
+}
+
+inline std::vector<double> per_state(const std::vector<double>& v, int n, const char* name) {
+    if (v.size() == 1) return std::vector<double>(static_cast<std::size_t>(n), v[0]);
+    if (v.size() != static_cast<std::size_t>(n))
+        invalid_setting(std::string(name) + ".size()", static_cast<double>(v.size()),
+                        "must be 1 or the number of states (" + std::to_string(n) + ")");
+    return v;
+}
+
+}  // namespace detail
+
+/// Validates user settings and converts them for the loop. Throws std::invalid_argument
+/// whose message names the setting and its value.
+template <class Algorithm, step_controller Controller, ode_system System>
+integration_settings<Algorithm, Controller, System> make_integration_settings(
+    const solve_settings<Controller>& s) {
+    using T = typename System::value_type;
+    constexpr int n = System::n_states;
+
+    if (!std::isfinite(s.t0)) invalid_setting("t0", s.t0, "must be finite");
+    if (!std::isfinite(s.t_end)) invalid_setting("t_end", s.t_end, "must be finite");
+    if (s.t_end < s.t0)
+        invalid_setting("t_end", s.t_end, "must not be before t0 = " + format_value(s.t0));
+    if (!(s.dt > 0) || !std::isfinite(s.dt)) invalid_setting("dt", s.dt, "must be positive and finite");
+    detail::check_representable<T>("t0", s.t0);
+    detail::check_representable<T>("t_end", s.t_end);
+    detail::check_representable<T>("dt", s.dt);
+    if (s.max_steps == 0 || s.max_steps > std::numeric_limits<std::uint32_t>::max())
+        invalid_setting("max_steps", static_cast<double>(s.max_steps),
+                        "must lie in [1, 2^32 - 1]");
+    if (s.t_end > s.t0 && static_cast<T>(s.t_end) == static_cast<T>(s.t0))
+        invalid_setting("t_end", s.t_end,
+                        "equals t0 in the working precision; the interval is empty");
+
+    integration_settings<Algorithm, Controller, System> out{};
+    out.t0 = T(s.t0);
+    out.t_end = T(s.t_end);
+    out.dt = T(s.dt);
+    out.max_steps = static_cast<std::uint32_t>(s.max_steps);
+    s.controller.validate();
+
+    if constexpr (Controller::adaptive) {
+        static_assert(Algorithm::has_error_estimate,
+                      "adaptive controllers need an algorithm with an embedded error "
+                      "estimate; use fixed_step with this method");
+        if (!(s.dt_min >= 0) || !std::isfinite(s.dt_min))
+            invalid_setting("dt_min", s.dt_min, "must be non-negative and finite");
+        if (!(s.dt_max > 0)) invalid_setting("dt_max", s.dt_max, "must be positive");
+        if (s.dt_min > s.dt_max)
+            invalid_setting("dt_min", s.dt_min,
+                            "must not exceed dt_max = " + format_value(s.dt_max));
+        if (s.dt < s.dt_min)
+            invalid_setting("dt", s.dt, "must not be below dt_min = " + format_value(s.dt_min));
+        const std::vector<double> atol = detail::per_state(s.atol, n, "atol");
+        const std::vector<double> rtol = detail::per_state(s.rtol, n, "rtol");
+        for (int i = 0; i < n; ++i) {
+            const std::string idx = "[" + std::to_string(i) + "]";
+            if (!(atol[i] >= 0) || !std::isfinite(atol[i]))
+                invalid_setting("atol" + idx, atol[i], "must be non-negative and finite");
+            if (!(rtol[i] >= 0) || !std::isfinite(rtol[i]))
+                invalid_setting("rtol" + idx, rtol[i], "must be non-negative and finite");
+            if (atol[i] == 0 && rtol[i] == 0)
+                invalid_setting("atol" + idx, atol[i], "and rtol are both zero");
+            detail::check_representable<T>("atol" + idx, atol[i]);
+            detail::check_representable<T>("rtol" + idx, rtol[i]);
+            out.tol.atol[i] = T(atol[i]);
+            out.tol.rtol[i] = T(rtol[i]);
+        }
+        out.dt_min = T(s.dt_min);
+        out.dt_max = std::isfinite(s.dt_max) ? T(s.dt_max) : std::numeric_limits<T>::max();
+        out.controller =
+            s.controller.template make_parameters<T>(Algorithm::error_estimate_order);
+    } else {
+        const std::uint64_t steps = detail::fixed_step_count(s.t_end - s.t0, s.dt);
+        if (steps > s.max_steps)
+            invalid_setting("max_steps", static_cast<double>(s.max_steps),
+                            "is below the " + std::to_string(steps) +
+                                " fixed steps that dt and the interval need");
+        out.fixed_steps = static_cast<std::uint32_t>(steps);
+    }
+    return out;
+}
+
+}  // namespace cubie

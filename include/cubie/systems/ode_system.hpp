@@ -1,0 +1,35 @@
+#pragma once
+// The System concept: what an ODE right-hand side must provide.
+//
+//   value_type                        float or double, the working precision
+//   n_states, n_parameters,
+//   n_observables, n_drivers          static constexpr int sizes
+//   rhs(t, y, p, drivers, dydt) const writes dy/dt at (t, y) for parameters p
+//
+// Constants of a model are static constexpr members and compile into the kernel;
+// parameters vary per trajectory and arrive at run time. All arrays are fixed-size
+// cubie::vector values, so a system costs registers, never memory traffic.
+
+#include <concepts>
+
+#include "cubie/core/vector.hpp"
+
+namespace cubie {
+
+template <class S>
+using state_t = vector<typename S::value_type, S::n_states>;
+template <class S>
+using parameters_t = vector<typename S::value_type, S::n_parameters>;
+template <class S>
+using drivers_t = vector<typename S::value_type, S::n_drivers>;
+
+template <class S>
+concept ode_system =
+    std::floating_point<typename S::value_type> && (S::n_states >= 1) &&
+    (S::n_parameters >= 0) && (S::n_observables >= 0) && (S::n_drivers >= 0) &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
+             const parameters_t<S>& p, const drivers_t<S>& d, state_t<S>& dydt) {
+        sys.rhs(t, y, p, d, dydt);
+    };
+
+}  // namespace cubie

@@ -1,0 +1,64 @@
+// Tableau properties, and the compile-time checks themselves: a tableau with a wrong
+// coefficient must fail them. (Orders above 4 are beyond the checked trees; the
+// convergence suites measure them.)
+
+#include <doctest/doctest.h>
+
+#include "cubie/cubie.hpp"
+
+using namespace cubie;
+
+namespace {
+
+// Classical RK4 with one weight moved: still consistent (weights sum to 1), order 1 only.
+struct rk4_with_wrong_weights : classical_rk4_tableau {
+    static constexpr double b[4] = {1.0 / 6, 1.0 / 3, 1.0 / 6, 1.0 / 3};
+};
+struct rk4_with_wrong_c : classical_rk4_tableau {
+    static constexpr double c[4] = {0, 1.0 / 2, 1.0 / 3, 1};
+};
+struct rk4_implicit : classical_rk4_tableau {
+    static constexpr double a[4][4] = {
+        {0, 0, 0, 0}, {1.0 / 2, 0, 0, 0}, {0, 1.0 / 4, 1.0 / 4, 0}, {0, 0, 1, 0}};
+};
+// Dormand-Prince 5(4) with the embedded weights of another pair.
+struct dp54_wrong_embedded : dormand_prince_54_tableau {
+    static constexpr double b_hat[7] = {1, 0, 0, 0, 0, 0, 0};
+};
+
+template <class Method>
+void check_method(int stages, int order, bool fsal, int error_order) {
+    INFO(Method::name);
+    CHECK(Method::stages == stages);
+    CHECK(Method::order == order);
+    CHECK(Method::fsal == fsal);
+    CHECK(Method::has_error_estimate == (error_order > 0));
+    CHECK(Method::error_estimate_order == error_order);
+}
+
+}  // namespace
+
+TEST_CASE("the consistency checks reject broken tableaus") {
+    static_assert(check_tableau<classical_rk4_tableau>());
+    static_assert(!check_tableau<rk4_with_wrong_weights>());
+    static_assert(!check_tableau<rk4_with_wrong_c>());
+    static_assert(!check_tableau<rk4_implicit>());
+    static_assert(!check_tableau<dp54_wrong_embedded>());
+    CHECK(!is_fsal<classical_rk4_tableau>());
+    CHECK(is_fsal<dormand_prince_54_tableau>());
+}
+
+TEST_CASE("stages, orders, FSAL and error-estimate orders of the explicit methods") {
+    check_method<euler>(1, 1, false, 0);
+    check_method<heun>(2, 2, false, 0);
+    check_method<ralston>(2, 2, false, 0);
+    check_method<bogacki_shampine_32>(4, 3, true, 2);
+    check_method<classical_rk4>(4, 4, false, 0);
+    check_method<dormand_prince_54>(7, 5, true, 4);
+    check_method<tsit5>(7, 5, true, 4);
+    check_method<cash_karp_54>(6, 5, false, 4);
+    check_method<fehlberg_45>(6, 4, false, 4);
+    check_method<dormand_prince_853>(12, 8, false, 7);
+    check_method<vern7>(10, 7, false, 6);
+    check_method<vern9>(16, 9, false, 8);
+}

@@ -1,0 +1,141 @@
+// Failure modes end one trajectory with its status and leave the others exactly as they
+// would be alone in the batch.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <cuda/std/limits>
+
+#include "cubie/algorithms/explicit/euler.hpp"
+#include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/batch/solver.hpp"
+#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/fixed_step.hpp"
+#include "support/test_backend.hpp"
+
+using namespace cubie;
+using cubie::testing::test_backend;
+
+namespace {
+
+/// y' = p y^2: y = y0 / (1 - p y0 t), which blows up at t = 1 / (p y0) when p > 0.
+template <class T>
+struct quadratic_growth {
+    using value_type = T;
+    static constexpr int n_states = 1;
+    static constexpr int n_parameters = 1;
+    static constexpr int n_observables = 0;
+    static constexpr int n_drivers = 0;
+    CUBIE_HD void rhs(T, const state_t<quadratic_growth>& y,
+                      const parameters_t<quadratic_growth>& p,
+                      const drivers_t<quadratic_growth>&,
+                      state_t<quadratic_growth>& dydt) const {
+        dydt[0] = p[0] * y[0] * y[0];
+    }
+};
+
+/// y' = -y until t = p, NaN after: any step reaching past p fails.
+template <class T>
+struct nan_after {
+    using value_type = T;
+    static constexpr int n_states = 1;
+    static constexpr int n_parameters = 1;
+    static constexpr int n_observables = 0;
+    static constexpr int n_drivers = 0;
+    CUBIE_HD void rhs(T t, const state_t<nan_after>& y, const parameters_t<nan_after>& p,
+                      const drivers_t<nan_after>&, state_t<nan_after>& dydt) const {
+        dydt[0] = t > p[0] ? cuda::std::numeric_limits<T>::quiet_NaN() : -y[0];
+    }
+};
+
+template <class System, class Algorithm, class Controller>
+batch_result<double> solve(const std::vector<double>& y0, const std::vector<double>& p,
+                           const solve_settings<Controller>& settings) {
+    return solver<System, Algorithm, Controller>{}.solve({y0.size(), y0, p}, settings,
+                                                         test_backend{});
+}
+
+solve_settings<pi_controller> adaptive_settings() {
+    solve_settings<pi_controller> s;
+    s.dt = 1.0 / 1024;
+    s.atol = {1e-8};
+    s.rtol = {1e-8};
+    return s;
+}
+
+/// Trajectory i of `batch` equals the only trajectory of `alone`, bit for bit.
+void check_same(const batch_result<double>& batch, std::size_t i,
+                const batch_result<double>& alone) {
+    CHECK(batch.statuses[i] == alone.statuses[0]);
+    CHECK(batch.final_state(0, i) == alone.final_state(0, 0));
+    CHECK(batch.accepted_steps[i] == alone.accepted_steps[0]);
+    CHECK(batch.rejected_steps[i] == alone.rejected_steps[0]);
+}
+
+}  // namespace
+
+TEST_CASE("dt_min: a trajectory blowing up in finite time ends with step_size_underflow") {
+    using system = quadratic_growth<double>;
+    auto settings = adaptive_settings();
+    settings.dt_min = 1e-7;
+    const auto r = solve<system, tsit5, pi_controller>({1, 1, 1}, {-1, 2, 0.5}, settings);
+    CHECK(r.statuses[1] == status::step_size_underflow);
+    CHECK(r.final_state(0, 1) > 1e3);  // close to the pole at t = 0.5
+    CHECK(r.statuses[0] == status::success);
+    CHECK(r.final_state(0, 0) == doctest::Approx(0.5).epsilon(1e-7));  // 1 / (1 + t)
+    CHECK(r.statuses[2] == status::success);
+    CHECK(r.final_state(0, 2) == doctest::Approx(2.0).epsilon(1e-7));  // 1 / (1 - t / 2)
+    check_same(r, 0, solve<system, tsit5, pi_controller>({1}, {-1}, settings));
+    check_same(r, 2, solve<system, tsit5, pi_controller>({1}, {0.5}, settings));
+}
+
+TEST_CASE("max_steps: attempts are counted, accepted and rejected") {
+    using system = quadratic_growth<double>;
+    auto settings = adaptive_settings();
+    settings.max_steps = 10;
+    const auto r = solve<system, tsit5, pi_controller>({1, 1}, {2, 0}, settings);
+    CHECK(r.statuses[0] == status::max_steps_exceeded);
+    CHECK(r.accepted_steps[0] + r.rejected_steps[0] == 10);
+    CHECK(r.statuses[1] == status::success);  // y' = 0 takes few, growing steps
+    CHECK(r.final_state(0, 1) == 1.0);
+}
+
+TEST_CASE("fixed step: overflow to infinity ends with nonfinite_state") {
+    using system = quadratic_growth<double>;
+    solve_settings<fixed_step> settings;
+    settings.dt = 1.0 / 64;
+    const auto r = solve<system, euler, fixed_step>({1, 1}, {1e6, -1}, settings);
+    CHECK(r.statuses[0] == status::nonfinite_state);
+    CHECK(std::isfinite(r.final_state(0, 0)));  // the last finite state is kept
+    CHECK(r.accepted_steps[0] < 64);
+    CHECK(r.statuses[1] == status::success);
+    check_same(r, 1, solve<system, euler, fixed_step>({1}, {-1}, settings));
+}
+
+TEST_CASE("adaptive: NaN derivatives end with nonfinite_state, not a hang") {
+    using system = nan_after<double>;
+    auto settings = adaptive_settings();
+    settings.dt_min = 1e-9;
+    const auto r = solve<system, tsit5, pi_controller>({1, 1}, {0.5, 10}, settings);
+    CHECK(r.statuses[0] == status::nonfinite_state);
+    CHECK(r.final_state(0, 0) == doctest::Approx(std::exp(-0.5)).epsilon(1e-6));
+    CHECK(r.statuses[1] == status::success);
+    CHECK(r.final_state(0, 1) == doctest::Approx(std::exp(-1.0)).epsilon(1e-7));
+    check_same(r, 1, solve<system, tsit5, pi_controller>({1}, {10}, settings));
+}
+
+TEST_CASE("NaN or infinite inputs end that trajectory with nonfinite_input") {
+    using system = quadratic_growth<double>;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    const auto r = solve<system, tsit5, pi_controller>({nan, 1, 1}, {-1, inf, -1},
+                                                       adaptive_settings());
+    CHECK(r.statuses[0] == status::nonfinite_input);
+    CHECK(r.statuses[1] == status::nonfinite_input);
+    CHECK(r.accepted_steps[0] + r.rejected_steps[0] == 0);
+    CHECK(r.statuses[2] == status::success);
+    CHECK(r.failures() == 2);
+}
