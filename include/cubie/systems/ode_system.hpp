@@ -6,6 +6,13 @@
 //   n_observables, n_drivers          static constexpr int sizes
 //   rhs(t, y, p, drivers, dydt) const writes dy/dt at (t, y) for parameters p
 //
+// Optional members, used where present:
+//
+//   observables(t, y, p, drivers, out) const     named intermediate quantities
+//   jacobian(t, y, p, drivers, J) const          J[i][j] = d f_i / d y_j (dense)
+//   jvp(t, y, p, drivers, v, Jv) const           Jacobian-vector product J v
+//   time_derivative(t, y, p, drivers, dfdt) const  partial f / partial t
+//
 // Constants of a model are static constexpr members and compile into the kernel;
 // parameters vary per trajectory and arrive at run time. All arrays are fixed-size
 // cubie::vector values, so a system costs registers, never memory traffic.
@@ -24,12 +31,48 @@ template <class S>
 using drivers_t = vector<typename S::value_type, S::n_drivers>;
 
 template <class S>
+using observables_t = vector<typename S::value_type, S::n_observables>;
+template <class S>
+using jacobian_t = vector<state_t<S>, S::n_states>;  ///< row i: d f_i / d y
+
+template <class S>
 concept ode_system =
     std::floating_point<typename S::value_type> && (S::n_states >= 1) &&
     (S::n_parameters >= 0) && (S::n_observables >= 0) && (S::n_drivers >= 0) &&
     requires(const S& sys, typename S::value_type t, const state_t<S>& y,
              const parameters_t<S>& p, const drivers_t<S>& d, state_t<S>& dydt) {
         sys.rhs(t, y, p, d, dydt);
+    };
+
+template <class S>
+concept has_observables =
+    ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
+             const parameters_t<S>& p, const drivers_t<S>& d, observables_t<S>& out) {
+        sys.observables(t, y, p, d, out);
+    };
+
+template <class S>
+concept has_jacobian =
+    ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
+             const parameters_t<S>& p, const drivers_t<S>& d, jacobian_t<S>& J) {
+        sys.jacobian(t, y, p, d, J);
+    };
+
+template <class S>
+concept has_jvp =
+    ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
+             const parameters_t<S>& p, const drivers_t<S>& d, const state_t<S>& v,
+             state_t<S>& jv) { sys.jvp(t, y, p, d, v, jv); };
+
+template <class S>
+concept has_time_derivative =
+    ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
+             const parameters_t<S>& p, const drivers_t<S>& d, state_t<S>& dfdt) {
+        sys.time_derivative(t, y, p, d, dfdt);
     };
 
 }  // namespace cubie
