@@ -11,3 +11,6 @@ target_link_libraries(cubie INTERFACE $<BUILD_INTERFACE:CCCL::libcudacxx> OpenMP
 # directly. Relaxed constexpr lets device code call constexpr host functions.
 target_compile_options(cubie INTERFACE
   $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --expt-relaxed-constexpr -Xcompiler=-fopenmp>)
+# Debug builds check bounds: libcu++'s assertions (cuda::std::array indexing) and the
+# library's own views (assert).
+target_compile_definitions(cubie INTERFACE $<$<CONFIG:Debug>:CCCL_ENABLE_ASSERTIONS>)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU test suite, for a machine with a CUDA device: builds the default preset, runs
 # every test of both backends (none may be skipped), then runs each cuda test binary under
-# compute-sanitizer memcheck. Exits non-zero on any failure or sanitizer report.
+# compute-sanitizer's memcheck, racecheck, initcheck and synccheck. Exits non-zero on any
+# failure or sanitizer report; prints one summary line per binary and tool.
 #
 #   tools/gpu_suite.sh [extra cmake configure arguments...]
 set -euo pipefail
@@ -16,12 +17,15 @@ if grep -q "(Skipped)" build/default/ctest.log; then
 fi
 
 status=0
-for binary in build/default/tests/*_cuda; do
-  if compute-sanitizer --tool memcheck --error-exitcode 1 --print-limit 20 "$binary" \
-       >"$binary.memcheck.log" 2>&1; then
-    echo "memcheck clean: $(basename "$binary") ($(tail -n 1 "$binary.memcheck.log"))"
-  else
-    echo "memcheck FAILED: $(basename "$binary")"; tail -n 30 "$binary.memcheck.log"; status=1
-  fi
+for tool in memcheck racecheck initcheck synccheck; do
+  for binary in build/default/tests/*_cuda; do
+    log="$binary.$tool.log"
+    if compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$binary" \
+         >"$log" 2>&1; then
+      echo "$tool clean: $(basename "$binary") ($(grep "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" | tail -n 1))"
+    else
+      echo "$tool FAILED: $(basename "$binary")"; tail -n 30 "$log"; status=1
+    fi
+  done
 done
 exit $status

@@ -52,12 +52,8 @@ struct cuda {
         device_buffer<status> statuses(result.statuses.size());
         device_buffer<std::uint32_t> accepted(result.accepted_steps.size());
         device_buffer<std::uint32_t> rejected(result.rejected_steps.size());
-        task.initial_states = initial_states.data();
-        task.parameters = parameters.data();
-        task.final_states = final_states.data();
-        task.statuses = statuses.data();
-        task.accepted_steps = accepted.data();
-        task.rejected_steps = rejected.data();
+        task.bind({initial_states.data(), parameters.data(), final_states.data(),
+                   statuses.data(), accepted.data(), rejected.data()});
 
         using task_type = trajectory_task<Algorithm, Controller, System>;
         int threads = block_size;

@@ -17,12 +17,9 @@ struct host {
     void run(trajectory_task<Algorithm, Controller, System> task,
              const batch_inputs<typename System::value_type>& inputs,
              batch_result<typename System::value_type>& result) const {
-        task.initial_states = inputs.initial_states.data();
-        task.parameters = inputs.parameters.data();
-        task.final_states = result.final_states.data();
-        task.statuses = result.statuses.data();
-        task.accepted_steps = result.accepted_steps.data();
-        task.rejected_steps = result.rejected_steps.data();
+        task.bind({inputs.initial_states.data(), inputs.parameters.data(),
+                   result.final_states.data(), result.statuses.data(),
+                   result.accepted_steps.data(), result.rejected_steps.data()});
         const auto n = static_cast<std::ptrdiff_t>(task.n_trajectories);
         // Adaptive trajectories differ in cost: hand them out in small dynamic chunks.
 #pragma omp parallel for schedule(dynamic, 64)

@@ -54,8 +54,7 @@ public:
             batch_result<value_type> result = allocate_result(inputs.n_trajectories);
             if (inputs.n_trajectories == 0) return result;
             const trajectory_task<Algorithm, Controller, System> task{
-                system_, integration, inputs.n_trajectories, nullptr, nullptr,
-                nullptr, nullptr, nullptr, nullptr};
+                system_, integration, inputs.n_trajectories};
             backend.run(task, inputs, result);
             return result;
         }

@@ -1,18 +1,30 @@
 #pragma once
 // The work of one trajectory inside a batch: gather its inputs from [variable][trajectory]
-// arrays, integrate, scatter its outputs. Backends call it once per trajectory index, a
-// GPU thread each or an OpenMP iteration each; consecutive indices touch consecutive
-// addresses, so a warp's loads and stores coalesce.
+// arrays, integrate, scatter its outputs. Backends bind the arrays (host or device memory)
+// and call the task once per trajectory index, a GPU thread each or an OpenMP iteration
+// each; consecutive indices touch consecutive addresses, so a warp's accesses coalesce.
 
 #include <cstddef>
 #include <cstdint>
 
+#include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/loop/integrate.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
+
+/// Where a batch's inputs and outputs live, all laid out [variable][trajectory].
+template <class T>
+struct batch_arrays {
+    const T* initial_states;
+    const T* parameters;
+    T* final_states;
+    status* statuses;
+    std::uint32_t* accepted_steps;
+    std::uint32_t* rejected_steps;
+};
 
 template <class Algorithm, step_controller Controller, ode_system System>
 struct trajectory_task {
@@ -21,29 +33,40 @@ struct trajectory_task {
     System system;
     integration_settings<Algorithm, Controller, System> settings;
     std::size_t n_trajectories;
-    const T* initial_states;
-    const T* parameters;
-    T* final_states;
-    status* statuses;
-    std::uint32_t* accepted_steps;
-    std::uint32_t* rejected_steps;
+    batch_view<const T> initial_states{};
+    batch_view<const T> parameters{};
+    batch_view<T> final_states{};
+    batch_view<status> statuses{};
+    batch_view<std::uint32_t> accepted_steps{};
+    batch_view<std::uint32_t> rejected_steps{};
+
+    /// Points the task at the arrays of one backend.
+    void bind(const batch_arrays<T>& a) {
+        const std::size_t n = n_trajectories;
+        initial_states = {a.initial_states, System::n_states, n};
+        parameters = {a.parameters, System::n_parameters, n};
+        final_states = {a.final_states, System::n_states, n};
+        statuses = {a.statuses, 1, n};
+        accepted_steps = {a.accepted_steps, 1, n};
+        rejected_steps = {a.rejected_steps, 1, n};
+    }
 
     CUBIE_HD void operator()(std::size_t i) const {
         state_t<System> y{};
         parameters_t<System> p{};
         CUBIE_UNROLL
-        for (int v = 0; v < System::n_states; ++v) y[v] = initial_states[v * n_trajectories + i];
+        for (int v = 0; v < System::n_states; ++v) y[v] = initial_states(v, i);
         CUBIE_UNROLL
-        for (int v = 0; v < System::n_parameters; ++v) p[v] = parameters[v * n_trajectories + i];
+        for (int v = 0; v < System::n_parameters; ++v) p[v] = parameters(v, i);
 
         step_counters counters{};
         const status result = integrate<Algorithm, Controller>(system, settings, y, p, counters);
 
         CUBIE_UNROLL
-        for (int v = 0; v < System::n_states; ++v) final_states[v * n_trajectories + i] = y[v];
-        statuses[i] = result;
-        accepted_steps[i] = counters.accepted;
-        rejected_steps[i] = counters.rejected;
+        for (int v = 0; v < System::n_states; ++v) final_states(v, i) = y[v];
+        statuses(0, i) = result;
+        accepted_steps(0, i) = counters.accepted;
+        rejected_steps(0, i) = counters.rejected;
     }
 };
 

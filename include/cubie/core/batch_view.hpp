@@ -1,0 +1,35 @@
+#pragma once
+// Non-owning view of a batch array laid out [variable][trajectory], the trajectory index
+// fastest so that consecutive GPU threads touch consecutive addresses. Debug builds
+// (NDEBUG undefined) check every index, on the host and on the device.
+
+#include <cassert>
+#include <cstddef>
+
+#include "cubie/core/config.hpp"
+
+namespace cubie {
+
+template <class T>
+class batch_view {
+public:
+    batch_view() = default;
+    CUBIE_HD batch_view(T* data, int n_variables, std::size_t n_trajectories)
+        : data_(data), n_variables_(n_variables), n_trajectories_(n_trajectories) {}
+
+    CUBIE_HD T& operator()(int variable, std::size_t trajectory) const {
+        assert(variable >= 0 && variable < n_variables_ && trajectory < n_trajectories_);
+        return data_[static_cast<std::size_t>(variable) * n_trajectories_ + trajectory];
+    }
+
+    CUBIE_HD T* data() const { return data_; }
+    CUBIE_HD int n_variables() const { return n_variables_; }
+    CUBIE_HD std::size_t n_trajectories() const { return n_trajectories_; }
+
+private:
+    T* data_ = nullptr;
+    int n_variables_ = 0;
+    std::size_t n_trajectories_ = 0;
+};
+
+}  // namespace cubie
