@@ -112,6 +112,29 @@ TEST_CASE("input sizes") {
                   "input initial_states has 3 values");
 }
 
+TEST_CASE("absurd sizes: an unaddressable batch, a device allocation that cannot succeed") {
+    const std::size_t huge = std::numeric_limits<std::size_t>::max() / 4;
+    CHECK_INVALID(solve_adaptive(valid(), huge), "input n_trajectories = ");
+#if defined(__CUDACC__)
+    CHECK_THROWS_WITH_AS(device_buffer<double>(std::size_t{1} << 45),
+                         doctest::Contains("cudaErrorMemoryAllocation"), cuda_error);
+#endif
+}
+
+TEST_CASE("dt longer than the interval: one shortened step, or a clamped first step") {
+    solve_settings<fixed_step> f;
+    f.dt = 5;
+    const auto fixed = solver<systems::lorenz<double>, classical_rk4, fixed_step>{}.solve(
+        {2, initial, rho}, f, test_backend{});
+    CHECK(fixed.failures() == 0);
+    CHECK(fixed.accepted_steps[0] == 1);
+    auto a = valid();
+    a.dt = 5;
+    const auto adaptive = solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve(
+        {2, initial, rho}, a, test_backend{});
+    CHECK(adaptive.failures() == 0);
+}
+
 TEST_CASE("fixed step: the step count must fit max_steps") {
     solve_settings<fixed_step> s;
     s.dt = 1e-3;

@@ -64,7 +64,7 @@ struct cuda {
         }
         const std::size_t blocks = (task.n_trajectories + threads - 1) / threads;
         trajectory_kernel<<<static_cast<unsigned>(blocks), threads>>>(task);
-        check_kernel(Algorithm::name);
+        check_kernel(std::string(Algorithm::name) + ", " + Controller::name);
 
         final_states.copy_to(result.final_states);
         statuses.copy_to(result.statuses);
@@ -74,13 +74,12 @@ struct cuda {
     }
 
 private:
-    // Launch errors and faults during the kernel, named after the method that ran.
-    static void check_kernel(const char* method) {
+    // Launch errors and faults during the kernel, named after the method and controller.
+    static void check_kernel(const std::string& method) {
         for (cudaError_t code : {cudaGetLastError(), cudaDeviceSynchronize()}) {
             if (code != cudaSuccess)
-                throw cuda_error(code, std::string("batch kernel (") + method +
-                                           ") failed: " + cudaGetErrorName(code) + " (" +
-                                           cudaGetErrorString(code) + ")");
+                throw cuda_error(code, "batch kernel (" + method +
+                                           ") failed: " + describe(code));
         }
     }
 };

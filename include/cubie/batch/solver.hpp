@@ -9,7 +9,9 @@
 // std::invalid_argument naming it. Trajectories that fail report a status and leave the
 // others untouched.
 
+#include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -74,6 +76,14 @@ private:
     }
 
     static void check_sizes(const batch_inputs<value_type>& in) {
+        // The largest per-trajectory array must be addressable.
+        constexpr auto widest = static_cast<std::size_t>(
+            std::max({System::n_states, System::n_parameters, 1}));
+        if (in.n_trajectories >
+            std::numeric_limits<std::size_t>::max() / sizeof(value_type) / widest)
+            throw std::invalid_argument("input n_trajectories = " +
+                                        std::to_string(in.n_trajectories) +
+                                        " is too large: its arrays exceed the address space");
         check_size("initial_states", in.initial_states.size(), System::n_states,
                    in.n_trajectories);
         check_size("parameters", in.parameters.size(), System::n_parameters, in.n_trajectories);

@@ -42,13 +42,12 @@ struct trajectory_task {
 
     /// Points the task at the arrays of one backend.
     void bind(const batch_arrays<T>& a) {
-        const std::size_t n = n_trajectories;
-        initial_states = {a.initial_states, System::n_states, n};
-        parameters = {a.parameters, System::n_parameters, n};
-        final_states = {a.final_states, System::n_states, n};
-        statuses = {a.statuses, 1, n};
-        accepted_steps = {a.accepted_steps, 1, n};
-        rejected_steps = {a.rejected_steps, 1, n};
+        initial_states = {a.initial_states, System::n_states, n_trajectories};
+        parameters = {a.parameters, System::n_parameters, n_trajectories};
+        final_states = {a.final_states, System::n_states, n_trajectories};
+        statuses = {a.statuses, 1, n_trajectories};
+        accepted_steps = {a.accepted_steps, 1, n_trajectories};
+        rejected_steps = {a.rejected_steps, 1, n_trajectories};
     }
 
     CUBIE_HD void operator()(std::size_t i) const {

@@ -1,6 +1,8 @@
 #pragma once
 // Checked CUDA runtime calls: a failing call throws cubie::cuda_error naming the call,
-// the file and line, and the runtime's own description.
+// the file and line, and the runtime's own description. Sticky errors (a kernel faulted:
+// illegal address, trap, device assert) leave the process's CUDA context unusable; every
+// later call fails with the same code, and the message says so instead of blaming it.
 
 #include <cuda_runtime_api.h>
 
@@ -19,13 +21,39 @@ private:
     cudaError_t code_;
 };
 
+/// True for the errors after which the CUDA context cannot be used again.
+inline bool is_sticky(cudaError_t code) {
+    switch (code) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorLaunchFailure:
+        case cudaErrorHardwareStackError:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorInvalidPc:
+        case cudaErrorAssert:
+        case cudaErrorLaunchTimeout:
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// "cudaErrorX (description)", and the consequence when the error is sticky.
+inline std::string describe(cudaError_t code) {
+    std::string text = std::string(cudaGetErrorName(code)) + " (" + cudaGetErrorString(code) + ")";
+    if (is_sticky(code))
+        text += "; this error is sticky: a kernel faulted, the CUDA context of this process is "
+                "unusable and every later CUDA call fails; restart the process";
+    return text;
+}
+
 namespace detail {
 
 inline void check_cuda(cudaError_t code, const char* call, const char* file, int line) {
     if (code == cudaSuccess) return;
     throw cuda_error(code, std::string(file) + ":" + std::to_string(line) + ": " + call +
-                               " failed: " + cudaGetErrorName(code) + " (" +
-                               cudaGetErrorString(code) + ")");
+                               " failed: " + describe(code));
 }
 
 }  // namespace detail
