@@ -35,6 +35,7 @@ void print_summary(const options& o, const sweep_outcome& out) {
         std::accumulate(out.rejected_steps.begin(), out.rejected_steps.end(), 0.0);
     const double n = static_cast<double>(o.n > 0 ? o.n : 1);
     std::printf("backend       %s\n", out.backend.c_str());
+    if (!out.kernel.empty()) std::printf("%s\n", out.kernel.c_str());
     std::printf("trajectories  %zu\n", o.n);
     std::printf("method        %s, controller %s, %s\n", o.method.c_str(), o.controller.c_str(),
                 o.prec == precision::single ? "float" : "double");

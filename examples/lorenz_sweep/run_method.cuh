@@ -69,6 +69,7 @@ sweep_outcome solve_sweep(const options& o, Backend backend) {
     out.accepted_steps = std::move(result.accepted_steps);
     out.rejected_steps = std::move(result.rejected_steps);
     out.backend = result.backend;
+    if (result.kernel) out.kernel = result.kernel->to_string();
     out.digits = sizeof(T) == 4 ? 9 : 17;
     return out;
 }

@@ -4,6 +4,8 @@
 
 namespace cubie::backends {
 
-struct automatic {};
+struct automatic {
+    bool verbose = false;  ///< passed on to the cuda backend when it is chosen
+};
 
 }  // namespace cubie::backends

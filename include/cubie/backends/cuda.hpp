@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdio>
 #include <string>
 
 #include "cubie/batch/batch_inputs.hpp"
@@ -32,8 +33,9 @@ inline bool cuda_device_available() {
 }
 
 struct cuda {
-    int device = -1;     ///< device ordinal; -1: the current device
-    int block_size = 0;  ///< threads per block; 0: chosen by the occupancy API
+    int device = -1;       ///< device ordinal; -1: the current device
+    int block_size = 0;    ///< threads per block; 0: chosen by the occupancy API
+    bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
 
     template <class Algorithm, class Controller, class System>
     void run(trajectory_task<Algorithm, Controller, System> task,
@@ -63,8 +65,12 @@ struct cuda {
                 cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, trajectory_kernel<task_type>));
         }
         const std::size_t blocks = (task.n_trajectories + threads - 1) / threads;
+        const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
+        result.kernel = describe_kernel(trajectory_kernel<task_type>, configuration, threads,
+                                        blocks, properties);
+        if (verbose) std::fprintf(stderr, "cubie: %s\n", result.kernel->to_string().c_str());
         trajectory_kernel<<<static_cast<unsigned>(blocks), threads>>>(task);
-        check_kernel(std::string(Algorithm::name) + ", " + Controller::name);
+        check_kernel(configuration);
 
         final_states.copy_to(result.final_states);
         statuses.copy_to(result.statuses);
@@ -74,6 +80,26 @@ struct cuda {
     }
 
 private:
+    template <class Kernel>
+    static kernel_report describe_kernel(Kernel kernel, const std::string& configuration,
+                                         int threads, std::size_t blocks,
+                                         const cudaDeviceProp& properties) {
+        cudaFuncAttributes attributes{};
+        CUBIE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+        int resident = 0;
+        CUBIE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, 0));
+        kernel_report r;
+        r.configuration = configuration;
+        r.registers = attributes.numRegs;
+        r.local_bytes = attributes.localSizeBytes;
+        r.block_size = threads;
+        r.blocks = blocks;
+        r.blocks_per_multiprocessor = resident;
+        r.occupancy = static_cast<double>(resident * threads) /
+                      properties.maxThreadsPerMultiProcessor;
+        return r;
+    }
+
     // Launch errors and faults during the kernel, named after the method and controller.
     static void check_kernel(const std::string& method) {
         for (cudaError_t code : {cudaGetLastError(), cudaDeviceSynchronize()}) {

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cubie/batch/kernel_report.hpp"
 #include "cubie/core/status.hpp"
 
 namespace cubie {
@@ -21,6 +23,7 @@ struct batch_result {
     std::vector<std::uint32_t> accepted_steps;
     std::vector<std::uint32_t> rejected_steps;
     std::string backend;  ///< where it ran: "host" or "cuda:<device name>"
+    std::optional<kernel_report> kernel;  ///< the cuda backend's launch
 
     T final_state(int state, std::size_t trajectory) const {
         return final_states.at(static_cast<std::size_t>(state) * n_trajectories + trajectory);

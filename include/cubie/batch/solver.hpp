@@ -46,7 +46,7 @@ public:
         if constexpr (std::is_same_v<Backend, backends::automatic>) {
 #if defined(__CUDACC__)
             if (backends::cuda_device_available())
-                return solve(inputs, settings, backends::cuda{});
+                return solve(inputs, settings, backends::cuda{.verbose = backend.verbose});
 #endif
             return solve(inputs, settings, backends::host{});
         } else {

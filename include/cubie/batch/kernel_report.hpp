@@ -1,0 +1,31 @@
+#pragma once
+// What the cuda backend launched: the kernel's resources as the runtime reports them
+// (cudaFuncGetAttributes) and the occupancy they allow on the device that ran it.
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+
+namespace cubie {
+
+struct kernel_report {
+    std::string configuration;  ///< "method, controller"
+    int registers = 0;          ///< per thread
+    std::size_t local_bytes = 0;  ///< per thread; non-zero means arrays spilled to memory
+    int block_size = 0;
+    std::size_t blocks = 0;
+    int blocks_per_multiprocessor = 0;
+    double occupancy = 0;  ///< resident threads over the multiprocessor's maximum
+
+    std::string to_string() const {
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "kernel (%s): %d registers, %zu bytes local memory, %d threads x %zu "
+                      "blocks, %d blocks per multiprocessor, occupancy %.0f%%",
+                      configuration.c_str(), registers, local_bytes, block_size, blocks,
+                      blocks_per_multiprocessor, occupancy * 100);
+        return text;
+    }
+};
+
+}  // namespace cubie
