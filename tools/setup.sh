@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building CuBIE++ needs beyond the CUDA toolkit, from Debian/Ubuntu
-# packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost and ccache.
+# packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost and ccache; and the
+# code generator's Python packages (SymPy, pytest) from PyPI.
 # Packages already installed are left alone; nothing is downloaded when all are present.
 set -euo pipefail
 
@@ -10,13 +11,32 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""
+apt_install() {
+  echo "setup: installing $*"
+  local sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+    "$@" >/dev/null
+}
+
+if ((${#missing[@]})); then
+  apt_install "${missing[@]}"
+fi
+
+# The code generator (tools/codegen) runs at build time on python3: SymPy, and pytest for
+# its tests, from PyPI where they are not importable already.
+command -v python3 >/dev/null || apt_install python3 python3-pip
+python_missing=()
+for module in sympy pytest; do
+  python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
+done
+if ((${#python_missing[@]})); then
+  python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+  echo "setup: installing ${python_missing[*]} for python3"
+  # A Debian-managed python3 refuses plain installs (PEP 668): then say so explicitly.
+  python3 -m pip install --quiet "${python_missing[@]}" 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages "${python_missing[@]}"
 fi
 
 if ! command -v nvcc >/dev/null && [[ ! -x /usr/local/cuda/bin/nvcc ]]; then

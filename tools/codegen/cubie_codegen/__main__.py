@@ -1,0 +1,5 @@
+import sys
+
+from cubie_codegen.cli import main
+
+sys.exit(main())

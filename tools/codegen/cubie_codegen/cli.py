@@ -1,0 +1,100 @@
+"""cubie-codegen: writes the C++ System header of each definition, or checks that
+committed headers are what the generator writes.
+
+    cubie-codegen lorenz.toml -o include/cubie/catalogue/lorenz.hpp
+    cubie-codegen lorenz96.toml --set N=64 --name lorenz96_64 -o lorenz96_64.hpp
+    cubie-codegen --output-dir include/cubie/catalogue systems/*.toml
+    cubie-codegen --check --output-dir include/cubie/catalogue systems/*.toml
+
+Exit status: 0 done, 1 a definition has a mistake (file:line:column: error: ...) or a
+checked header differs, 2 wrong usage.
+"""
+
+import argparse
+import os
+import sys
+
+from cubie_codegen import __version__
+from cubie_codegen.errors import DefinitionError
+
+
+def _overrides(items, parser):
+    result = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            parser.error(f"--set {item}: expected NAME=VALUE")
+        try:
+            result[name.strip()] = int(value)
+        except ValueError:
+            parser.error(f"--set {item}: {value!r} is not a whole number")
+    return result
+
+
+def _write(path, text):
+    """Writes `text` to `path`. The file is rewritten even when unchanged so that its time
+    stamp is newer than the definition's (the build tool then sees it up to date)."""
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    os.replace(temporary, path)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="cubie-codegen",
+        description="C++ System headers for CuBIE++ from model definitions (TOML).")
+    parser.add_argument("definitions", nargs="+", metavar="DEFINITION.toml")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("-o", "--output", help="the header to write (one definition only)")
+    where.add_argument("--output-dir", help="folder for <name>.hpp of each definition")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="override a dimension of the definition")
+    parser.add_argument("--name", help="the C++ type's name (default: the definition's)")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the existing headers instead of writing them")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    args = parser.parse_args(argv)
+    overrides = _overrides(args.set, parser)
+    if args.output and len(args.definitions) > 1:
+        parser.error("-o names one header: use --output-dir for several definitions")
+    if args.name and len(args.definitions) > 1:
+        parser.error("--name applies to one definition")
+
+    # Imported here so that --help and usage errors do not wait for SymPy.
+    from cubie_codegen.definition import load
+    from cubie_codegen.emit import header
+
+    status = 0
+    for path in args.definitions:
+        try:
+            model = load(path, overrides, args.name)
+            text = header(model)
+        except DefinitionError as e:
+            print(e, file=sys.stderr)
+            status = 1
+            continue
+        target = args.output or os.path.join(args.output_dir or ".", model.name + ".hpp")
+        if args.check:
+            try:
+                with open(target, encoding="utf-8") as f:
+                    current = f.read()
+            except OSError:
+                current = None
+            if current != text:
+                reason = "missing" if current is None else "differs from the generator's output"
+                print(f"{target}: {reason}: regenerate it with cubie-codegen "
+                      f"{os.path.basename(path)} -o {target}", file=sys.stderr)
+                status = 1
+        elif args.output == "-":
+            sys.stdout.write(text)
+        else:
+            _write(target, text)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

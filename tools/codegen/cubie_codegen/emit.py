@@ -1,0 +1,355 @@
+"""A Model as one C++ header: a System type (cubie/systems/ode_system.hpp) with rhs,
+observables, jacobian, jvp, time_derivative and driver_jacobian, each after common
+subexpression elimination. The output depends only on the definition's content and the
+tool's version: the same definition gives the same bytes."""
+
+import sympy
+from sympy.core.parameters import distribute
+
+from cubie_codegen import __version__
+from cubie_codegen.cxx import Printer, Sqrt, is_boolean, literal
+from cubie_codegen.definition import Model
+
+WIDTH = 100
+INDENT = "    "
+
+
+def _negated(terms):
+    return sympy.Add(*[-term for term in terms.args])
+
+
+def _even_base(e) -> bool:
+    """An even power of a sum whose negation sorts first ((b - a)**2, not (a - b)**2)."""
+    return e.is_Pow and e.exp.is_Integer and e.exp.is_even and e.base.is_Add and \
+        sympy.default_sort_key(_negated(e.base)) < sympy.default_sort_key(e.base)
+
+
+def _root(e) -> bool:
+    return e.is_Pow and e.exp.is_Rational and e.exp.q == 2 and e.exp.p not in (1, -1)
+
+
+def prepare(expr):
+    """Rewrites that let common subexpressions be seen: (b - a)**2 as (a - b)**2, so the
+    two orders of a difference meet; and b**(3/2) as b * sqrt(b), so that the base b
+    becomes a subexpression computed once."""
+    expr = expr.replace(_even_base, lambda e: sympy.Pow(_negated(e.base), e.exp))
+
+    def split(e):
+        whole = (abs(int(e.exp.p)) - 1) // 2
+        product = sympy.Mul(sympy.Pow(e.base, whole), Sqrt(e.base))
+        return product if e.exp > 0 else sympy.Pow(product, -1)
+
+    return expr.replace(_root, split)
+
+
+def cse_statements(outputs, printer):
+    """C++ statements assigning each (target, expression) after eliminating common
+    subexpressions; also the symbols the statements read."""
+    expressions = [prepare(e) for _, e in outputs]
+    temporaries = sympy.numbered_symbols("s", real=True)
+    replacements, reduced = sympy.cse(expressions, symbols=temporaries, order="canonical")
+    replacements, reduced = _inline_trivial(replacements, reduced)
+    lines, used = [], set()
+    for symbol, value in replacements:
+        kind = "bool" if is_boolean(value) else "T"
+        lines.append(f"const {kind} {symbol.name} = {printer(value)};")
+        used |= value.free_symbols
+    for (target, _), value in zip(outputs, reduced):
+        lines.append(f"{target} = {printer(value)};")
+        used |= value.free_symbols
+    return lines, {s.name.split("[")[0] for s in used}, len(replacements)
+
+
+def _trivial(value) -> bool:
+    """A value not worth a temporary: a name or number, or the negation of one."""
+    if value.is_Atom:
+        return True
+    return value.is_Mul and len(value.args) == 2 and value.args[0] == -1 and \
+        value.args[1].is_Atom
+
+
+def _inline_trivial(replacements, reduced):
+    """Puts back the temporaries SymPy's cse makes of negations (-y[1]): they save no
+    work and hide the expression."""
+    kept = []
+    for k, (symbol, value) in enumerate(replacements):
+        if _trivial(value):
+            replacements[k + 1:] = [(s, v.xreplace({symbol: value}))
+                                    for s, v in replacements[k + 1:]]
+            reduced = [e.xreplace({symbol: value}) for e in reduced]
+        else:
+            kept.append((symbol, value))
+    names = {old: sympy.Symbol(f"s{n}", real=True) for n, (old, _) in enumerate(kept)}
+    kept = [(names[s], v.xreplace(names)) for s, v in kept]
+    return kept, [e.xreplace(names) for e in reduced]
+
+
+def wrap(statement: str, indent: str) -> list:
+    """A long statement broken before operators, preferring the least nested ones."""
+    if len(indent) + len(statement) <= WIDTH:
+        return [indent + statement]
+    breaks = []  # (depth, position) of " op " in the statement
+    depth = 0
+    for i, ch in enumerate(statement):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == " " and i + 2 < len(statement) and statement[i + 2] == " " and \
+                statement[i + 1] in "+-*/?:" and i > 0:
+            # Between factors only where no sum can be broken at the same depth.
+            breaks.append((depth + (0.5 if statement[i + 1] in "*/" else 0), i))
+    lines, start, continuation = [], 0, indent + INDENT * 2
+    current_indent = indent
+    while len(current_indent) + len(statement) - start > WIDTH:
+        limit = start + WIDTH - len(current_indent)
+        candidates = [(d, i) for d, i in breaks if start < i <= limit]
+        if not candidates:
+            break
+        # The least nested operator in the right half of the line, so that lines stay long.
+        right = [(d, i) for d, i in candidates if i >= start + (limit - start) // 2]
+        pool = right or candidates
+        least = min(d for d, _ in pool)
+        position = max(i for d, i in pool if d == least)
+        lines.append(current_indent + statement[start:position])
+        start = position + 1
+        current_indent = continuation
+    lines.append(current_indent + statement[start:])
+    return lines
+
+
+def _count(n, what):
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+class _Header:
+    def __init__(self, model: Model):
+        self.m = model
+        self.print = Printer()
+        self.states = [e.symbol for e in model.states]
+        self.lines = []
+        self.cse_counts = {}
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def emit(self, line=""):
+        self.lines.append(line)
+
+    def signature(self, function, used, extra_in=(), output=()):
+        """`CUBIE_HD void f(T t, const state_t<S>& y, ...) const {` with the names of
+        unused arguments left out (no -Wunused-parameter)."""
+        s = self.m.name
+        arguments = [("T", "t"), (f"const cubie::state_t<{s}>&", "y"),
+                     (f"const cubie::parameters_t<{s}>&", "p"),
+                     (f"const cubie::drivers_t<{s}>&", "d")]
+        arguments += list(extra_in)
+        parts = [f"{kind} {name}" if name in used else kind for kind, name in arguments]
+        parts += [f"{kind} {name}" for kind, name in output]
+        head = f"{INDENT}CUBIE_HD void {function}("
+        lines, current = [], head
+        for k, part in enumerate(parts):
+            piece = part + (", " if k + 1 < len(parts) else ") const {")
+            if len(current) + len(piece.rstrip()) > WIDTH and current != head:
+                lines.append(current.rstrip())
+                current = " " * len(head) + piece
+            else:
+                current += piece
+        lines.append(current)
+        for line in lines:
+            self.emit(line)
+
+    def function(self, name, comment, outputs, extra_in=(), output=(), zero=None):
+        nonzero = [(target, e) for target, e in outputs if e != 0]
+        body, used, count = cse_statements(nonzero, self.print)
+        self.cse_counts[name] = count
+        for line in comment:
+            self.emit(f"{INDENT}/// {line}")
+        self.signature(name, used, extra_in, output)
+        if zero is not None and len(nonzero) < len(outputs):
+            self.emit(f"{INDENT * 2}{zero} = {{}};")  # then only the nonzero entries
+        elif zero is None:
+            for target, e in outputs:
+                if e == 0:
+                    body.append(f"{target} = T(0);")
+        for statement in body:
+            for line in wrap(statement, INDENT * 2):
+                self.emit(line)
+        self.emit(f"{INDENT}}}")
+
+    # -- the header -----------------------------------------------------------------------
+
+    def text(self) -> str:
+        m = self.m
+        self.preamble()
+        self.emit(f"namespace {m.namespace} {{")
+        self.emit()
+        self.layout_comment()
+        self.emit("template <class T>")
+        self.emit(f"struct {m.name} {{")
+        self.sizes_and_constants()
+        self.emit()
+        self.rhs()
+        if m.observables:
+            self.emit()
+            self.observables()
+        if m.emit_jacobian:
+            self.emit()
+            self.jacobian()
+        self.emit()
+        self.jvp()
+        self.emit()
+        self.time_derivative()
+        if m.drivers:
+            self.emit()
+            self.driver_jacobian()
+        self.emit("};")
+        self.emit()
+        self.emit(f"}}  // namespace {m.namespace}")
+        return "\n".join(self.lines) + "\n"
+
+    def preamble(self):
+        m = self.m
+        self.emit(f"// {m.name}: generated by cubie-codegen {__version__} from {m.source_name}.")
+        self.emit("// Do not edit: change the definition and regenerate (CMake's cubie_add_system")
+        self.emit("// does so whenever the definition or the generator changes).")
+        self.emit(f"// definition sha256: {m.digest}")
+        if m.dimensions:
+            dims = ", ".join(f"{k} = {v}" for k, v in m.dimensions.items())
+            self.emit(f"// dimensions: {dims}")
+        if m.description.strip():
+            self.emit("//")
+            for line in m.description.strip().splitlines():
+                self.emit(f"// {line}".rstrip())
+        self.emit("// clang-format off")
+        self.emit("#pragma once")
+        self.emit()
+        self.emit("#include <cuda/std/array>")
+        self.emit("#include <cuda/std/cmath>")
+        self.emit("#include <cuda/std/limits>")
+        self.emit()
+        self.emit('#include "cubie/core/config.hpp"')
+        self.emit('#include "cubie/core/vector.hpp"')
+        self.emit('#include "cubie/systems/ode_system.hpp"')
+        self.emit()
+
+    def layout_comment(self):
+        m = self.m
+        counts = ", ".join(_count(len(v), w) for v, w in (
+            (m.states, "state"), (m.parameters, "parameter"), (m.observables, "observable"),
+            (m.drivers, "driver")))
+        self.emit(f"/// {m.name}<T>: {counts}.")
+        for title, elements in (("state", m.states), ("parameter", m.parameters),
+                                ("driver", m.drivers)):
+            for e in elements:
+                note = f"  {e.description}" if e.description else ""
+                self.emit(f"///   {title:<9} {e.symbol.name:<7} {e.label}{note}".rstrip())
+        for e, _ in m.observables:
+            self.emit(f"///   observable {e.symbol.name:<7} {e.label}")
+
+    def sizes_and_constants(self):
+        m = self.m
+        self.emit(f"{INDENT}using value_type = T;")
+        for what, n in (("states", len(m.states)), ("parameters", len(m.parameters)),
+                        ("observables", len(m.observables)), ("drivers", len(m.drivers))):
+            self.emit(f"{INDENT}static constexpr int n_{what} = {n};")
+        if m.constants:
+            self.emit()
+        for name, value, description in m.constants:
+            note = f"  // {description}" if description else ""
+            line = f"{INDENT}static constexpr T {name} = {literal(value)};{note}"
+            if len(line) > WIDTH:
+                line = f"{INDENT}static constexpr T {name} = {literal(value)};"
+            self.emit(line)
+        self.emit()
+        for what, elements in (("state", m.states), ("parameter", m.parameters),
+                               ("observable", [e for e, _ in m.observables]),
+                               ("driver", m.drivers)):
+            names = ", ".join(f'"{e.label}"' for e in elements)
+            self.array(f"cuda::std::array<const char*, {len(elements)}>", f"{what}_names",
+                       names)
+        for what, elements in (("state", m.states), ("parameters", m.parameters)):
+            values = ", ".join(literal(e.default) for e in elements)
+            name = "default_state" if what == "state" else "default_parameters"
+            self.array(f"cubie::vector<T, {len(elements)}>", name, values)
+
+    def array(self, kind, name, values):
+        line = f"{INDENT}static constexpr {kind} {name}{{{values}}};"
+        if len(line) <= WIDTH:
+            self.emit(line)
+            return
+        self.emit(f"{INDENT}static constexpr {kind} {name}{{")
+        current = INDENT * 2
+        for k, item in enumerate(values.split(", ")):
+            piece = item + ("," if k + 1 < len(values.split(", ")) else "")
+            if len(current) + len(piece) + 1 > WIDTH and current.strip():
+                self.emit(current.rstrip())
+                current = INDENT * 2
+            current += piece + " "
+        self.emit(current.rstrip())
+        self.emit(f"{INDENT}}};")
+
+    def rhs(self):
+        s = self.m.name
+        outputs = [(f"dydt[{i}]", e) for i, e in enumerate(self.m.rhs)]
+        self.function("rhs", ["dy/dt"], outputs,
+                      output=[(f"cubie::state_t<{s}>&", "dydt")])
+
+    def observables(self):
+        s = self.m.name
+        outputs = [(e.symbol.name, expr) for e, expr in self.m.observables]
+        self.function("observables", ["Named intermediate quantities, in observable_names order."],
+                      outputs, output=[(f"cubie::observables_t<{s}>&", "out")])
+
+    def jacobian(self):
+        s = self.m.name
+        outputs = []
+        for i, f in enumerate(self.m.rhs):
+            for j, y in enumerate(self.states):
+                outputs.append((f"J[{i}][{j}]", sympy.diff(f, y)))
+        self.function("jacobian", ["J[i][j] = d f_i / d y_j (dense)."], outputs,
+                      output=[(f"cubie::jacobian_t<{s}>&", "J")], zero="J")
+
+    def jvp(self):
+        s = self.m.name
+        v = [sympy.Symbol(f"v[{j}]", real=True) for j in range(len(self.states))]
+        outputs = []
+        for i, f in enumerate(self.m.rhs):
+            terms = [sympy.diff(f, y) * v[j] for j, y in enumerate(self.states)
+                     if f.has(y)]
+            outputs.append((f"jv[{i}]", sympy.Add(*terms)))
+        self.function("jvp", ["Jacobian-vector product jv = J v, without forming J."],
+                      outputs, extra_in=[(f"const cubie::state_t<{s}>&", "v")],
+                      output=[(f"cubie::state_t<{s}>&", "jv")])
+
+    def time_derivative(self):
+        s = self.m.name
+        outputs = [(f"dfdt[{i}]", sympy.diff(f, self.m.time)) for i, f in enumerate(self.m.rhs)]
+        comment = ["Partial derivative of f in t at fixed y, p and driver values."]
+        if self.m.drivers:
+            comment.append("Drivers vary in time too: add driver_jacobian * (driver rates).")
+        self.function("time_derivative", comment, outputs,
+                      output=[(f"cubie::state_t<{s}>&", "dfdt")], zero="dfdt")
+
+    def driver_jacobian(self):
+        s = self.m.name
+        outputs = []
+        for i, f in enumerate(self.m.rhs):
+            for k, e in enumerate(self.m.drivers):
+                outputs.append((f"Jd[{i}][{k}]", sympy.diff(f, e.symbol)))
+        kind = f"cubie::vector<cubie::vector<T, {len(self.m.drivers)}>, {len(self.states)}>&"
+        self.function("driver_jacobian", ["Jd[i][k] = d f_i / d driver_k."], outputs,
+                      output=[(kind, "Jd")], zero="Jd")
+
+
+def header(model: Model) -> str:
+    """The C++ header for `model`."""
+    with distribute(False):  # keep 5*(a - b) whole: SymPy would write 5*a - 5*b
+        return _Header(model).text()
+
+
+def cse_counts(model: Model) -> dict:
+    """Common subexpressions found per generated function (for tests and reports)."""
+    h = _Header(model)
+    with distribute(False):
+        h.text()
+    return h.cse_counts

@@ -1,0 +1,424 @@
+"""Expression strings to SymPy, through Python's own parser.
+
+Only a small, closed language is accepted: numbers, names the definition declares, `t`,
+`pi`, + - * / **, calls of the functions in FUNCTIONS, `a if c else b`, where(c, a, b),
+Piecewise((a, c), (b, True)), comparisons inside conditions, array elements `x[i + 1]`
+and `sum(... for j in range(n) if ...)`. Anything else is a DefinitionError that points at
+the offending column; SymPy never sees text, so its own parser's surprises (`E`, `I`, `S`
+meaning something else) cannot happen.
+"""
+
+import ast
+import difflib
+import operator
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import sympy
+
+from cubie_codegen.errors import DefinitionError, Location
+
+# name: (SymPy function, fewest arguments, most arguments or None)
+FUNCTIONS = {
+    "exp": (sympy.exp, 1, 1),
+    "log": (sympy.log, 1, 2),
+    "sqrt": (sympy.sqrt, 1, 1),
+    "sin": (sympy.sin, 1, 1),
+    "cos": (sympy.cos, 1, 1),
+    "tan": (sympy.tan, 1, 1),
+    "asin": (sympy.asin, 1, 1),
+    "acos": (sympy.acos, 1, 1),
+    "atan": (sympy.atan, 1, 1),
+    "atan2": (sympy.atan2, 2, 2),
+    "sinh": (sympy.sinh, 1, 1),
+    "cosh": (sympy.cosh, 1, 1),
+    "tanh": (sympy.tanh, 1, 1),
+    "abs": (sympy.Abs, 1, 1),
+    "pow": (sympy.Pow, 2, 2),
+    "min": (sympy.Min, 2, None),
+    "max": (sympy.Max, 2, None),
+    "where": (None, 3, 3),
+    "Piecewise": (None, 1, None),
+    "sum": (None, 1, 1),
+}
+
+BUILTIN_NAMES = ("t", "pi")
+
+_OPERATOR_NAMES = {
+    ast.Mod: "%",
+    ast.FloorDiv: "//",
+    ast.MatMult: "@",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitOr: "|",
+    ast.BitAnd: "&",
+}
+
+# + - * mean the same for values and for integer indices.
+_RING = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+
+_COMPARISONS = {
+    ast.Lt: sympy.Lt,
+    ast.LtE: sympy.Le,
+    ast.Gt: sympy.Gt,
+    ast.GtE: sympy.Ge,
+    ast.Eq: sympy.Eq,
+    ast.NotEq: sympy.Ne,
+}
+
+
+@dataclass
+class Quantity:
+    """A name an expression may use. `symbols` has one entry for a scalar and `size`
+    entries for an array; `value` is set for dimensions (an int)."""
+
+    name: str
+    kind: str  # dimension, constant, parameter, state, driver, observable
+    location: Location
+    size: Optional[int] = None  # None: scalar
+    periodic: bool = False
+    symbols: list = field(default_factory=list)
+    value: Optional[int] = None
+
+
+class Scope:
+    """What names mean while a definition is read."""
+
+    def __init__(self, quantities: dict, time: sympy.Symbol,
+                 observable: Callable[[str, Location], sympy.Expr]):
+        self.quantities = quantities
+        self.time = time
+        self.observable = observable  # resolves an observable's expression by name
+
+    def suggestion(self, name: str) -> str:
+        known = list(self.quantities) + list(BUILTIN_NAMES) + list(FUNCTIONS)
+        close = difflib.get_close_matches(name, known, n=1)
+        return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def parse(text: str, where: Location, scope: Scope, indices: Optional[dict] = None,
+          what: str = "expression") -> sympy.Expr:
+    """SymPy expression of `text`; `where` is the location of its first character."""
+    return _Converter(text, where, scope, dict(indices or {}), what).convert()
+
+
+def parse_index(text: str, where: Location, scope: Scope, indices: dict) -> int:
+    """Integer value of an index expression (`i + 1`, `N - 1`)."""
+    conv = _Converter(text, where, scope, dict(indices), "index")
+    return conv.integer(conv.tree())
+
+
+class _Converter:
+    def __init__(self, text, where, scope, indices, what):
+        self.text = text
+        self.where = where
+        self.scope = scope
+        self.indices = indices
+        self.what = what
+
+    # -- positions and errors -------------------------------------------------------------
+
+    def at(self, node) -> Location:
+        line = getattr(node, "lineno", 1)
+        column = getattr(node, "col_offset", 0)
+        if line == 1:
+            return self.where.shifted(column)
+        return Location(self.where.path, self.where.line + line - 1, column + 1)
+
+    def fail(self, node, message):
+        raise DefinitionError(self.at(node), message)
+
+    def tree(self):
+        if not self.text.strip():
+            raise DefinitionError(self.where, f"empty {self.what}")
+        try:
+            # Parenthesised so that a definition may break a long expression over lines.
+            return ast.parse("(" + self.text + "\n)", mode="eval").body
+        except SyntaxError as e:
+            line = e.lineno or 1
+            offset = e.offset or 1  # 1-based, in the text with the added "("
+            loc = (self.where.shifted(max(offset - 2, 0)) if line == 1 else
+                   Location(self.where.path, self.where.line + line - 1, offset))
+            raise DefinitionError(loc, f"syntax error in {self.what}: {e.msg}") from None
+
+    def convert(self) -> sympy.Expr:
+        node = self.tree()
+        _shift_columns(node)
+        expr = self.value(node)
+        if expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan):
+            self.fail(node, f"{self.what} evaluates to infinity or NaN (a division by zero?)")
+        if expr.has(sympy.I):
+            self.fail(node, f"{self.what} has a complex value")
+        return expr
+
+    # -- numbers, names, operators --------------------------------------------------------
+
+    def value(self, node) -> sympy.Expr:
+        method = getattr(self, "value_" + type(node).__name__, None)
+        if method is None:
+            self.fail(node, f"unsupported syntax in {self.what}: {_describe(node)}")
+        return method(node)
+
+    def value_Constant(self, node):
+        v = node.value
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.fail(node, f"expected a number, found {v!r}")
+        if isinstance(v, int):
+            return sympy.Integer(v)
+        # The literal's own digits, exactly: 0.1 is 1/10, not the double nearest to it.
+        source = ast.get_source_segment(self.text, node) or repr(v)
+        return sympy.Rational(source.replace("_", ""))
+
+    def value_Name(self, node):
+        name = node.id
+        if name in self.indices:
+            return sympy.Integer(self.indices[name])
+        if name == "t":
+            return self.scope.time
+        if name == "pi":
+            return sympy.pi
+        q = self.scope.quantities.get(name)
+        if q is None:
+            if name in FUNCTIONS:
+                self.fail(node, f"'{name}' is a function: call it, {name}(...)")
+            self.fail(node, f"undefined name '{name}'{self.scope.suggestion(name)}")
+        if q.kind == "dimension":
+            return sympy.Integer(q.value)
+        if q.kind == "observable":
+            return self.scope.observable(name, self.at(node))
+        if q.size is not None:
+            self.fail(node, f"'{name}' is an array of {q.size} {q.kind}s: write an element, "
+                            f"{name}[i]")
+        return q.symbols[0]
+
+    def value_Subscript(self, node):
+        if not isinstance(node.value, ast.Name):
+            self.fail(node, "only a named array can be indexed")
+        name = node.value.id
+        q = self.scope.quantities.get(name)
+        if q is None:
+            self.fail(node.value, f"undefined name '{name}'{self.scope.suggestion(name)}")
+        if q.size is None:
+            self.fail(node, f"'{name}' is not an array and cannot be indexed")
+        index = self.integer(node.slice)
+        return q.symbols[self.element(node, q, index)]
+
+    def element(self, node, q, index):
+        if q.periodic:
+            return index % q.size
+        if not 0 <= index < q.size:
+            self.fail(node, f"index {index} is outside {q.name}[0..{q.size - 1}] "
+                            f"(declare it periodic = true to wrap around)")
+        return index
+
+    def value_BinOp(self, node):
+        op = type(node.op)
+        if op is ast.BitXor:
+            self.fail(node, "'^' is not a power here: write a**b")
+        if op in _OPERATOR_NAMES:
+            self.fail(node, f"operator '{_OPERATOR_NAMES[op]}' is not supported in "
+                            f"{self.what}s")
+        a, b = self.value(node.left), self.value(node.right)
+        if op in _RING:
+            return _RING[op](a, b)
+        if op is ast.Div:
+            if b == 0:
+                self.fail(node, "division by zero")
+            return a / b
+        if op is ast.Pow:
+            return sympy.Pow(a, b)
+        self.fail(node, f"unsupported operator in {self.what}")
+
+    def value_UnaryOp(self, node):
+        if isinstance(node.op, ast.USub):
+            return -self.value(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return self.value(node.operand)
+        self.fail(node, f"'{_unary(node.op)}' is not an arithmetic operator: use it in a "
+                        "condition")
+
+    def value_IfExp(self, node):
+        return sympy.Piecewise((self.value(node.body), self.condition(node.test)),
+                               (self.value(node.orelse), True))
+
+    def value_Compare(self, node):
+        self.fail(node, "a comparison is a condition, not a value: use it in "
+                        "where(condition, a, b) or 'a if condition else b'")
+
+    value_BoolOp = value_Compare
+
+    def value_Call(self, node):
+        if not isinstance(node.func, ast.Name):
+            self.fail(node, "only the built-in functions can be called")
+        name = node.func.id
+        if name not in FUNCTIONS:
+            if name in self.scope.quantities:
+                self.fail(node, f"'{name}' is a {self.scope.quantities[name].kind}, "
+                                "not a function")
+            self.fail(node, f"unknown function '{name}'{self.scope.suggestion(name)}; "
+                            f"known: {', '.join(sorted(FUNCTIONS))}")
+        if node.keywords:
+            self.fail(node, f"{name}() takes no keyword arguments")
+        fn, fewest, most = FUNCTIONS[name]
+        n = len(node.args)
+        if n < fewest or (most is not None and n > most):
+            expected = (f"{fewest}" if fewest == most else
+                        f"at least {fewest}" if most is None else f"{fewest} or {most}")
+            self.fail(node, f"{name}() takes {expected} argument{'s' * (expected != '1')}, "
+                            f"got {n}")
+        if name == "where":
+            return sympy.Piecewise((self.value(node.args[1]), self.condition(node.args[0])),
+                                   (self.value(node.args[2]), True))
+        if name == "Piecewise":
+            return self.piecewise(node)
+        if name == "sum":
+            return self.generator_sum(node, node.args[0])
+        return fn(*[self.value(a) for a in node.args])
+
+    def piecewise(self, node):
+        pieces = []
+        for i, arg in enumerate(node.args):
+            if not isinstance(arg, ast.Tuple) or len(arg.elts) != 2:
+                self.fail(arg, "Piecewise takes pairs (value, condition)")
+            last = i == len(node.args) - 1
+            cond = arg.elts[1]
+            if last and not (isinstance(cond, ast.Constant) and cond.value is True):
+                self.fail(cond, "the last pair of Piecewise must be (value, True), so that "
+                                "every case has a value")
+            pieces.append((self.value(arg.elts[0]), self.condition(cond)))
+        return sympy.Piecewise(*pieces)
+
+    def generator_sum(self, node, gen):
+        if not isinstance(gen, ast.GeneratorExp):
+            self.fail(node, "sum() takes a generator: sum(x[j] for j in range(N))")
+        if len(gen.generators) != 1:
+            self.fail(gen, "sum() takes one 'for' clause")
+        comp = gen.generators[0]
+        if not isinstance(comp.target, ast.Name):
+            self.fail(comp.target, "the loop variable must be a plain name")
+        var = comp.target.id
+        if var in self.scope.quantities or var in BUILTIN_NAMES or var in self.indices:
+            self.fail(comp.target, f"loop variable '{var}' hides another name")
+        it = comp.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                and it.func.id == "range" and 1 <= len(it.args) <= 2 and not it.keywords):
+            self.fail(it, "the loop must run over range(stop) or range(start, stop)")
+        bounds = [self.integer(a) for a in it.args]
+        start, stop = (0, bounds[0]) if len(bounds) == 1 else bounds
+        total = sympy.Integer(0)
+        saved = dict(self.indices)
+        for j in range(start, stop):
+            self.indices[var] = j
+            if all(self.integer_condition(c) for c in comp.ifs):
+                total += self.value(gen.elt)
+        self.indices = saved
+        return total
+
+    # -- conditions -----------------------------------------------------------------------
+
+    def condition(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            return sympy.true if node.value else sympy.false
+        if isinstance(node, ast.Compare):
+            parts = []
+            left = self.value(node.left)
+            for op, right_node in zip(node.ops, node.comparators):
+                right = self.value(right_node)
+                if type(op) not in _COMPARISONS:
+                    self.fail(node, f"unsupported comparison '{_describe(op)}'")
+                parts.append(_COMPARISONS[type(op)](left, right, evaluate=False))
+                left = right
+            return sympy.And(*parts) if len(parts) > 1 else parts[0]
+        if isinstance(node, ast.BoolOp):
+            combine = sympy.And if isinstance(node.op, ast.And) else sympy.Or
+            return combine(*[self.condition(v) for v in node.values])
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return sympy.Not(self.condition(node.operand))
+        self.fail(node, "expected a condition (a comparison such as x > 0)")
+
+    # -- integer index arithmetic ---------------------------------------------------------
+
+    def integer(self, node) -> int:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in self.indices:
+                return self.indices[node.id]
+            q = self.scope.quantities.get(node.id)
+            if q is not None and q.kind == "dimension":
+                return q.value
+            if q is None and node.id not in BUILTIN_NAMES:
+                self.fail(node, f"undefined index '{node.id}'")
+            self.fail(node, f"'{node.id}' is not an integer: an index is made of index "
+                            "variables, dimensions and whole numbers")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -self.integer(node.operand)
+        if isinstance(node, ast.BinOp):
+            a, b = self.integer(node.left), self.integer(node.right)
+            op = type(node.op)
+            if op in _RING:
+                return _RING[op](a, b)
+            if op in (ast.FloorDiv, ast.Mod):
+                if b == 0:
+                    self.fail(node, "division by zero in an index")
+                return a // b if op is ast.FloorDiv else a % b
+        self.fail(node, "an index must be a whole-number expression of index variables and "
+                        "dimensions (+, -, *, //, %)")
+
+    def integer_condition(self, node) -> bool:
+        if isinstance(node, ast.Compare):
+            left = self.integer(node.left)
+            for op, right_node in zip(node.ops, node.comparators):
+                right = self.integer(right_node)
+                ok = {ast.Lt: left < right, ast.LtE: left <= right, ast.Gt: left > right,
+                      ast.GtE: left >= right, ast.Eq: left == right,
+                      ast.NotEq: left != right}.get(type(op))
+                if ok is None:
+                    self.fail(node, "unsupported comparison")
+                if not ok:
+                    return False
+                left = right
+            return True
+        if isinstance(node, ast.BoolOp):
+            values = [self.integer_condition(v) for v in node.values]
+            return all(values) if isinstance(node.op, ast.And) else any(values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not self.integer_condition(node.operand)
+        self.fail(node, "a filter must compare index variables, e.g. 'if j != i'")
+
+
+def _shift_columns(tree):
+    """Columns as in the user's text: the parser saw one extra leading '('."""
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) == 1 and hasattr(node, "col_offset"):
+            node.col_offset -= 1
+        if getattr(node, "end_lineno", None) == 1 and hasattr(node, "end_col_offset"):
+            node.end_col_offset -= 1
+
+
+def _unary(op):
+    return {ast.Not: "not", ast.Invert: "~"}.get(type(op), "?")
+
+
+def _describe(node) -> str:
+    names = {
+        "Attribute": "attribute access (a.b)",
+        "Lambda": "lambda",
+        "List": "list",
+        "Dict": "dict",
+        "Set": "set",
+        "Tuple": "tuple",
+        "Starred": "*",
+        "JoinedStr": "f-string",
+        "ListComp": "list comprehension",
+        "GeneratorExp": "generator outside sum()",
+        "NamedExpr": ":=",
+        "Slice": "slice",
+        "Await": "await",
+        "Yield": "yield",
+        "Is": "is",
+        "IsNot": "is not",
+        "In": "in",
+        "NotIn": "not in",
+    }
+    return names.get(type(node).__name__, type(node).__name__)

@@ -1,0 +1,158 @@
+"""The generated header: deterministic bytes, common subexpressions eliminated, every
+literal in the working precision, small powers as multiplications, and C++ that
+compiles warning-free."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import REPO, run_tool
+from cubie_codegen import __version__
+from cubie_codegen.definition import load
+from cubie_codegen.emit import cse_counts, header
+
+SYSTEMS = os.path.join(REPO, "systems")
+CATALOGUE = sorted(glob.glob(os.path.join(SYSTEMS, "*.toml")))
+
+EVERYTHING = """
+name = "everything"
+description = "Every construct the printer knows."
+[constants]
+c = "2*pi/3"
+[parameters]
+k = 0.3
+[states]
+x = 0.5
+v = { size = 2, initial = [1, -1] }
+[drivers]
+u = "input"
+[observables]
+speed = "sqrt(v[0]**2 + v[1]**2)"
+[equations]
+dx = "exp(-k*x) + log(1 + x**2) + sin(c*t) + cos(x)**5 + tan(x/7) + atan2(x, 2) + x**11"
+"dv[0]" = "where(x > 0 and u < 1, tanh(u), min(x, u, k)) - max(x, 0.1)*abs(v[1])"
+"dv[1]" = "(asin(x/9) + acos(x/9) + atan(x) + sinh(x) + cosh(x) + x**-3 + speed**(3/2) + x**(1/3)) if not x == 0 else pow(u, 2.5)"
+"""
+
+
+def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path):
+    outputs = []
+    for seed in ("0", "1", "12345"):
+        target = tmp_path / f"lorenz96_{seed}.hpp"
+        code, _, err = run_tool(os.path.join(SYSTEMS, "lorenz96.toml"), "-o", str(target),
+                                env={"PYTHONHASHSEED": seed})
+        assert code == 0, err
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_header_comment_has_hash_and_version():
+    text = header(load(os.path.join(SYSTEMS, "lorenz.toml")))
+    assert f"cubie-codegen {__version__}" in text
+    assert re.search(r"definition sha256: [0-9a-f]{64}\n", text)
+
+
+def test_hash_follows_content_and_overrides(write):
+    a = header(load(write('[states]\nx = 1\n[equations]\ndx = "-x"\n')))
+    b = header(load(write('[states]\nx = 1\n[equations]\ndx = "-2*x"\n')))
+    digest = re.compile(r"sha256: (\w+)")
+    assert digest.search(a).group(1) != digest.search(b).group(1)
+    path = os.path.join(SYSTEMS, "lorenz96.toml")
+    assert digest.search(header(load(path))).group(1) != \
+        digest.search(header(load(path, {"N": 8}))).group(1)
+
+
+def test_common_subexpressions_are_eliminated():
+    pleiades = load(os.path.join(SYSTEMS, "pleiades.toml"))
+    counts = cse_counts(pleiades)
+    assert counts["rhs"] >= 21  # at least one per pair of bodies
+    text = header(pleiades)
+    rhs = text[text.index("void rhs("):text.index("void jacobian(")]
+    # Each pair's r^3 is computed once: one square root per pair of bodies.
+    assert rhs.count("cuda::std::sqrt(") == 21
+    ring = header(load(os.path.join(SYSTEMS, "ring_modulator.toml")))
+    rhs = ring[ring.index("void rhs("):ring.index("void observables(")]
+    assert rhs.count("cuda::std::exp(") == 4  # one per diode
+    assert rhs.count("cuda::std::sin(") == 2
+
+
+def test_literals_are_in_the_working_precision(write):
+    for path in CATALOGUE + [write(EVERYTHING)]:
+        text = header(load(path))
+        code = "\n".join(line for line in text.splitlines()
+                         if not line.lstrip().startswith(("//", "#")))
+        code = re.sub(r'"[^"]*"', '""', code)  # names
+        code = re.sub(r"//.*", "", code)  # trailing comments
+        code = re.sub(r"\[\d+\]", "[]", code)  # indices
+        while re.search(r"(vector|array)<[^<>]*>", code):  # sizes
+            code = re.sub(r"(vector|array)<[^<>]*>", "", code)
+        code = re.sub(r"n_\w+ = \d+;", "", code)
+        assert re.search(r"T\(-?\d", code)
+        outside = re.sub(r"\bT\(-?[\d.e+-]+\)", "", code)  # every T(number)
+        outside = re.sub(r"\b[A-Za-z_]\w*", "name", outside)  # names with digits: s12, k3
+        assert not re.findall(r"\d", outside), (path, outside)
+
+
+def test_small_integer_powers_are_multiplications(write):
+    text = header(load(write(EVERYTHING)))
+    assert "pow(" in text  # x**11 and u**2.5 are calls...
+    hh = header(load(os.path.join(SYSTEMS, "hodgkin_huxley.toml")))
+    assert "pow(" not in hh  # ...m**3 and n**4 are not
+    assert "y[3] * y[3] * y[3] * y[3]" in hh
+    assert "cuda::std::cbrt(" in text
+
+
+def compiler():
+    for candidate in ("/usr/local/cuda/include/cccl", "/usr/local/cuda/targets/x86_64-linux/include/cccl"):
+        if os.path.isdir(candidate) and shutil.which("g++"):
+            return candidate
+    return None
+
+
+@pytest.mark.skipif(compiler() is None, reason="needs g++ and the CUDA toolkit's CCCL headers")
+def test_every_construct_compiles_without_warnings(write, tmp_path):
+    header_path = tmp_path / "cubie" / "catalogue" / "everything.hpp"
+    code, _, err = run_tool(write(EVERYTHING), "-o", str(header_path))
+    assert code == 0, err
+    source = tmp_path / "use.cpp"
+    source.write_text("""
+#include "cubie/catalogue/everything.hpp"
+template struct cubie::catalogue::everything<float>;
+template struct cubie::catalogue::everything<double>;
+static_assert(cubie::has_observables<cubie::catalogue::everything<float>>);
+static_assert(cubie::has_jacobian<cubie::catalogue::everything<double>>);
+int main() {
+    cubie::catalogue::everything<float> s;
+    cubie::state_t<decltype(s)> f;
+    cubie::jacobian_t<decltype(s)> J;
+    cubie::observables_t<decltype(s)> o;
+    s.rhs(0.5f, s.default_state, s.default_parameters, {0.5f}, f);
+    s.jacobian(0.5f, s.default_state, s.default_parameters, {0.5f}, J);
+    s.observables(0.5f, s.default_state, s.default_parameters, {0.5f}, o);
+    return f[0] > 0 ? 0 : 1;
+}
+""")
+    result = subprocess.run(
+        ["g++", "-std=c++20", "-fsyntax-only", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
+         "-Wdouble-promotion", "-Wshadow", "-I", str(tmp_path), "-I",
+         os.path.join(REPO, "include"), "-isystem", compiler(), str(source)],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_committed_catalogue_headers_are_current():
+    code, _, err = run_tool("--check", "--output-dir",
+                            os.path.join(SYSTEMS, "include", "cubie", "catalogue"), *CATALOGUE)
+    assert code == 0, err
+
+
+def test_check_reports_a_stale_header(write, tmp_path):
+    path = write('[states]\nx = 1\n[equations]\ndx = "-x"\n', name="decay.toml")
+    stale = tmp_path / "decay.hpp"
+    stale.write_text("// stale\n")
+    code, _, err = run_tool("--check", "-o", str(stale), path)
+    assert code == 1 and "differs from the generator's output" in err
