@@ -118,6 +118,8 @@ TEST_CASE("absurd sizes: an unaddressable batch, a device allocation that cannot
 #if defined(__CUDACC__)
     CHECK_THROWS_WITH_AS(device_buffer<double>(std::size_t{1} << 45),
                          doctest::Contains("cudaErrorMemoryAllocation"), cuda_error);
+    // The failed allocation is not blamed on the next, valid solve's kernel.
+    CHECK_NOTHROW(solve_adaptive(valid()));
 #endif
 }
 

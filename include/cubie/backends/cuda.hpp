@@ -16,6 +16,7 @@
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/core/cuda_check.hpp"
+#include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
 
 namespace cubie::backends {
@@ -68,9 +69,13 @@ struct cuda {
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
         result.kernel = describe_kernel(trajectory_kernel<task_type>, configuration, threads,
                                         blocks, properties);
-        if (verbose) std::fprintf(stderr, "cubie: %s\n", result.kernel->to_string().c_str());
+        cuda_event start, stop;
+        start.record();
         trajectory_kernel<<<static_cast<unsigned>(blocks), threads>>>(task);
+        stop.record();
         check_kernel(configuration);
+        result.kernel->milliseconds = stop.milliseconds_since(start);
+        if (verbose) std::fprintf(stderr, "cubie: %s\n", result.kernel->to_string().c_str());
 
         final_states.copy_to(result.final_states);
         statuses.copy_to(result.statuses);

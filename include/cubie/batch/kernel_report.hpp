@@ -16,14 +16,15 @@ struct kernel_report {
     std::size_t blocks = 0;
     int blocks_per_multiprocessor = 0;
     double occupancy = 0;  ///< resident threads over the multiprocessor's maximum
+    float milliseconds = 0;  ///< the kernel alone, between CUDA events
 
     std::string to_string() const {
         char text[256];
         std::snprintf(text, sizeof text,
                       "kernel (%s): %d registers, %zu bytes local memory, %d threads x %zu "
-                      "blocks, %d blocks per multiprocessor, occupancy %.0f%%",
+                      "blocks, %d blocks per multiprocessor, occupancy %.0f%%, %.3f ms",
                       configuration.c_str(), registers, local_bytes, block_size, blocks,
-                      blocks_per_multiprocessor, occupancy * 100);
+                      blocks_per_multiprocessor, occupancy * 100, milliseconds);
         return text;
     }
 };

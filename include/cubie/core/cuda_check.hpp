@@ -52,6 +52,9 @@ namespace detail {
 
 inline void check_cuda(cudaError_t code, const char* call, const char* file, int line) {
     if (code == cudaSuccess) return;
+    // A failed call also leaves its error as the runtime's "last error"; reported here, it
+    // must not be reported again by the next launch check (a sticky one cannot be reset).
+    static_cast<void>(cudaGetLastError());
     throw cuda_error(code, std::string(file) + ":" + std::to_string(line) + ": " + call +
                                " failed: " + describe(code));
 }
