@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
@@ -49,6 +50,16 @@ struct cuda {
         cudaDeviceProp properties{};
         CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, current));
 
+        std::vector<device_buffer<T>> driver_data;  // knots and coefficients, per driver
+        for (std::size_t k = 0; k < inputs.drivers.size(); ++k) {
+            const cubic_spline<T>& spline = inputs.drivers[k];
+            driver_data.push_back(device_buffer<T>::copy_of(spline.knots()));
+            driver_data.push_back(device_buffer<T>::copy_of(spline.coefficients()));
+            cubic_spline_view<T> view = spline.view();
+            view.knots = driver_data[2 * k].data();
+            view.coefficients = driver_data[2 * k + 1].data();
+            task.settings.drivers[k] = view;
+        }
         const auto initial_states = device_buffer<T>::copy_of(inputs.initial_states);
         const auto parameters = device_buffer<T>::copy_of(inputs.parameters);
         device_buffer<T> final_states(result.final_states.size());

@@ -17,6 +17,8 @@ struct host {
     void run(trajectory_task<Algorithm, Controller, System> task,
              const batch_inputs<typename System::value_type>& inputs,
              batch_result<typename System::value_type>& result) const {
+        for (std::size_t k = 0; k < inputs.drivers.size(); ++k)
+            task.settings.drivers[k] = inputs.drivers[k].view();
         task.bind({inputs.initial_states.data(), inputs.parameters.data(),
                    result.final_states.data(), result.statuses.data(),
                    result.accepted_steps.data(), result.rejected_steps.data()});

@@ -87,6 +87,10 @@ private:
         check_size("initial_states", in.initial_states.size(), System::n_states,
                    in.n_trajectories);
         check_size("parameters", in.parameters.size(), System::n_parameters, in.n_trajectories);
+        if (in.drivers.size() != static_cast<std::size_t>(System::n_drivers))
+            throw std::invalid_argument("input drivers has " + std::to_string(in.drivers.size()) +
+                                        " splines; the system has " +
+                                        std::to_string(System::n_drivers) + " drivers");
     }
 
     static batch_result<value_type> allocate_result(std::size_t n) {

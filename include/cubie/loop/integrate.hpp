@@ -13,6 +13,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/loop/integration_settings.hpp"
+#include "cubie/loop/right_hand_side.hpp"
 #include "cubie/loop/step_counters.hpp"
 #include "cubie/systems/ode_system.hpp"
 
@@ -40,17 +41,13 @@ CUBIE_HD status integrate(const System& sys,
                           state_t<System>& y, const parameters_t<System>& p,
                           step_counters& counters) {
     using T = typename System::value_type;
-    static_assert(System::n_drivers == 0,
-                  "systems with drivers need a driver source, which integrate() does not "
-                  "take yet");
-    const drivers_t<System> d{};
-
     if (!detail::all_finite(y) || !detail::all_finite(p)) return status::nonfinite_input;
+    const right_hand_side<System> f{sys, p, s.drivers};
 
     state_t<System> dydt{}, y_new{}, dydt_new{};
     bool dydt_current = false;  // f(t, y) already known?
     auto derivative_at = [&](T t) {
-        if (!dydt_current) sys.rhs(t, y, p, d, dydt);
+        if (!dydt_current) f(t, y, dydt);
         dydt_current = true;
     };
     // After an accepted step: FSAL methods hand over f(t_new, y_new).
@@ -66,7 +63,7 @@ CUBIE_HD status integrate(const System& sys,
             const T t = s.t0 + T(i) * s.dt;
             const T h = (i + 1 == s.fixed_steps) ? s.t_end - t : s.dt;
             derivative_at(t);
-            Algorithm::step(sys, t, h, y, dydt, p, d, y_new, dydt_new);
+            Algorithm::step(f, t, h, y, dydt, y_new, dydt_new);
             if (!detail::all_finite(y_new)) return status::nonfinite_state;
             advance();
         }
@@ -83,8 +80,7 @@ CUBIE_HD status integrate(const System& sys,
             const bool last = t + T(1.01) * dt >= s.t_end;
             const T h = last ? s.t_end - t : dt;
             derivative_at(t);
-            const T err = Algorithm::step_with_error(sys, t, h, y, dydt, p, d, y_new,
-                                                     dydt_new, s.tol);
+            const T err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol);
             const bool finite = cuda::std::isfinite(err) && detail::all_finite(y_new);
             const step_decision<T> decision = Controller::decide(
                 s.controller, controller_state, h,

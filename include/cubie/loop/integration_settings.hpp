@@ -7,6 +7,7 @@
 
 #include "cubie/controllers/controller.hpp"
 #include "cubie/controllers/error_norm.hpp"
+#include "cubie/loop/right_hand_side.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -33,6 +34,7 @@ struct integration_settings {
     std::uint32_t fixed_steps;  ///< fixed step only: number of steps, the last shortened
     tolerances<value_type, System::n_states> tol;
     controller_parameters controller;
+    driver_splines_t<System> drivers;  ///< set by the backend: memory it can read
 };
 
 }  // namespace cubie
