@@ -4,6 +4,8 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS cubie EXPORT cubie-targets)
 install(DIRECTORY include/cubie DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The catalogue's generated systems install beside the library: "cubie/catalogue/<name>.hpp".
+install(DIRECTORY systems/include/cubie DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT cubie-targets NAMESPACE cubie:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cubie)
 
 configure_package_config_file(cmake/cubie-config.cmake.in

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <string>
@@ -72,9 +73,17 @@ struct cuda {
         using task_type = trajectory_task<Algorithm, Controller, System>;
         int threads = block_size;
         if (threads <= 0) {
-            int min_grid = 0;
-            CUBIE_CUDA_CHECK(
-                cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, trajectory_kernel<task_type>));
+            // The occupancy API's block size, but no larger than the share of each
+            // multiprocessor: a small batch still spreads over the whole device.
+            int min_grid = 0, largest = 0;
+            CUBIE_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &largest,
+                                                                trajectory_kernel<task_type>));
+            const std::size_t share =
+                (task.n_trajectories + properties.multiProcessorCount - 1) /
+                properties.multiProcessorCount;
+            const std::size_t warps = (share + properties.warpSize - 1) / properties.warpSize;
+            threads = static_cast<int>(std::min<std::size_t>(
+                static_cast<std::size_t>(largest), warps * properties.warpSize));
         }
         const std::size_t blocks = (task.n_trajectories + threads - 1) / threads;
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;

@@ -45,30 +45,40 @@ CUBIE_HD status integrate(const System& sys,
     const right_hand_side<System> f{sys, p, s.drivers};
 
     state_t<System> dydt{}, y_new{}, dydt_new{};
-    bool dydt_current = false;  // f(t, y) already known?
-    auto derivative_at = [&](T t) {
-        if (!dydt_current) f(t, y, dydt);
-        dydt_current = true;
-    };
-    // After an accepted step: FSAL methods hand over f(t_new, y_new).
-    auto advance = [&]() {
-        y = y_new;
-        if constexpr (Algorithm::fsal) dydt = dydt_new;
-        dydt_current = Algorithm::fsal;
-        ++counters.accepted;
-    };
 
     if constexpr (!Controller::adaptive) {
-        for (std::uint32_t i = 0; i < s.fixed_steps; ++i) {
-            const T t = s.t0 + T(i) * s.dt;
-            const T h = (i + 1 == s.fixed_steps) ? s.t_end - t : s.dt;
-            derivative_at(t);
+        // Every step but the last has the same dt, so the products of dt and the tableau's
+        // coefficients are loop invariants; the last step lands on t_end.
+        const std::uint32_t n = s.fixed_steps;
+        if (n == 0) return status::success;
+        auto fixed_step_from = [&](T t, T h) {
+            if constexpr (!Algorithm::fsal) f(t, y, dydt);
             Algorithm::step(f, t, h, y, dydt, y_new, dydt_new);
-            if (!detail::all_finite(y_new)) return status::nonfinite_state;
-            advance();
-        }
+            if (!detail::all_finite(y_new)) return false;
+            y = y_new;
+            if constexpr (Algorithm::fsal) dydt = dydt_new;
+            ++counters.accepted;
+            return true;
+        };
+        if constexpr (Algorithm::fsal) f(s.t0, y, dydt);
+        for (std::uint32_t i = 0; i + 1 < n; ++i)
+            if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt)) return status::nonfinite_state;
+        const T t_last = s.t0 + T(n - 1) * s.dt;
+        if (!fixed_step_from(t_last, s.t_end - t_last)) return status::nonfinite_state;
         return status::success;
     } else {
+        bool dydt_current = false;  // f(t, y) already known? (kept across rejections)
+        auto derivative_at = [&](T t) {
+            if (!dydt_current) f(t, y, dydt);
+            dydt_current = true;
+        };
+        // After an accepted step: FSAL methods hand over f(t_new, y_new).
+        auto advance = [&]() {
+            y = y_new;
+            if constexpr (Algorithm::fsal) dydt = dydt_new;
+            dydt_current = Algorithm::fsal;
+            ++counters.accepted;
+        };
         typename Controller::template state<T> controller_state{};
         T t = s.t0;
         T dt = cuda::std::fmin(s.dt, s.dt_max);
