@@ -40,8 +40,8 @@ struct cuda {
     int block_size = 0;    ///< threads per block; 0: chosen by the occupancy API
     bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
 
-    template <class Algorithm, class Controller, class System>
-    void run(trajectory_task<Algorithm, Controller, System> task,
+    template <class Algorithm, class Controller, class System, bool Saves>
+    void run(trajectory_task<Algorithm, Controller, System, Saves> task,
              const batch_inputs<typename System::value_type>& inputs,
              batch_result<typename System::value_type>& result) const {
         using T = typename System::value_type;
@@ -67,10 +67,13 @@ struct cuda {
         device_buffer<status> statuses(result.statuses.size());
         device_buffer<std::uint32_t> accepted(result.accepted_steps.size());
         device_buffer<std::uint32_t> rejected(result.rejected_steps.size());
+        device_buffer<T> saved_states(result.saved_states.size());
+        if (saved_states.size() > 0)  // all bits set: NaN where nothing gets recorded
+            CUBIE_CUDA_CHECK(cudaMemset(saved_states.data(), 0xFF, saved_states.bytes()));
         task.bind({initial_states.data(), parameters.data(), final_states.data(),
-                   statuses.data(), accepted.data(), rejected.data()});
+                   statuses.data(), accepted.data(), rejected.data(), saved_states.data()});
 
-        using task_type = trajectory_task<Algorithm, Controller, System>;
+        using task_type = trajectory_task<Algorithm, Controller, System, Saves>;
         int threads = block_size;
         if (threads <= 0) {
             // The occupancy API's block size, but no larger than the share of each
@@ -101,6 +104,7 @@ struct cuda {
         statuses.copy_to(result.statuses);
         accepted.copy_to(result.accepted_steps);
         rejected.copy_to(result.rejected_steps);
+        saved_states.copy_to(result.saved_states);
         result.backend = std::string("cuda:") + properties.name;
     }
 

@@ -1,6 +1,7 @@
 #pragma once
-// What a batch solve returns: final states [state][trajectory], and per trajectory its
-// status and step counts.
+// What a batch solve returns: final states [state][trajectory], per trajectory its status
+// and step counts, and with the save_state output the saved states
+// [save][state][trajectory] at save_times (NaN where a trajectory failed before).
 
 #include <algorithm>
 #include <cstddef>
@@ -24,6 +25,17 @@ struct batch_result {
     std::vector<std::uint32_t> rejected_steps;
     std::string backend;  ///< where it ran: "host" or "cuda:<device name>"
     std::optional<kernel_report> kernel;  ///< the cuda backend's launch
+    std::vector<T> save_times;    ///< with save_state: the times states were saved at
+    std::vector<T> saved_states;  ///< with save_state: [save][state][trajectory]
+
+    std::size_t n_saves() const { return save_times.size(); }
+
+    T saved_state(std::size_t save, int state, std::size_t trajectory) const {
+        return saved_states.at((save * static_cast<std::size_t>(n_states) +
+                                static_cast<std::size_t>(state)) *
+                                   n_trajectories +
+                               trajectory);
+    }
 
     T final_state(int state, std::size_t trajectory) const {
         return final_states.at(static_cast<std::size_t>(state) * n_trajectories + trajectory);

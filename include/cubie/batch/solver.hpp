@@ -1,17 +1,25 @@
 #pragma once
-// solver<System, Algorithm, Controller>: integrates a batch of independent trajectories.
+// solver<System, Algorithm, Controller, Outputs...>: integrates a batch of independent
+// trajectories.
 //
 //   cubie::solver<cubie::systems::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
 //   auto result = s.solve({n, y0, rho}, settings);            // backends::automatic
 //   auto result = s.solve({n, y0, rho}, settings, cubie::backends::host{});
+//
+// Outputs are policy types; what is not requested is not compiled. Final states, statuses
+// and step counts always come back; cubie::save_state adds states saved every
+// settings.save_every.
 //
 // solve() validates the settings and the input sizes before any work; a bad value throws
 // std::invalid_argument naming it. Trajectories that fail report a status and leave the
 // others untouched.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -23,6 +31,7 @@
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/controllers/controller.hpp"
 #include "cubie/loop/solve_settings.hpp"
+#include "cubie/outputs/save_state.hpp"
 #include "cubie/systems/ode_system.hpp"
 #if defined(__CUDACC__)
 #include "cubie/backends/cuda.hpp"
@@ -30,8 +39,12 @@
 
 namespace cubie {
 
-template <ode_system System, class Algorithm, step_controller Controller>
+template <ode_system System, class Algorithm, step_controller Controller, class... Outputs>
 class solver {
+    static_assert((std::is_same_v<Outputs, save_state> && ...),
+                  "unknown output policy: the outputs available are cubie::save_state");
+    static constexpr bool saves_states = (std::is_same_v<Outputs, save_state> || ...);
+
 public:
     using value_type = typename System::value_type;
     using algorithm = Algorithm;
@@ -53,10 +66,15 @@ public:
             const auto integration =
                 make_integration_settings<Algorithm, Controller, System>(settings);
             check_sizes(inputs);
-            batch_result<value_type> result = allocate_result(inputs.n_trajectories);
-            if (inputs.n_trajectories == 0) return result;
-            const trajectory_task<Algorithm, Controller, System> task{
+            trajectory_task<Algorithm, Controller, System, saves_states> task{
                 system_, integration, inputs.n_trajectories};
+            if constexpr (saves_states) task.schedule = make_schedule(settings);
+            else if (settings.save_every != 0)
+                invalid_setting("save_every", settings.save_every,
+                                "but this solver saves no states: add cubie::save_state to its "
+                                "outputs");
+            batch_result<value_type> result = allocate_result(inputs.n_trajectories, task.schedule);
+            if (inputs.n_trajectories == 0) return result;
             backend.run(task, inputs, result);
             return result;
         }
@@ -93,7 +111,22 @@ private:
                                         std::to_string(System::n_drivers) + " drivers");
     }
 
-    static batch_result<value_type> allocate_result(std::size_t n) {
+    static save_schedule<value_type> make_schedule(const settings_type& s) {
+        const auto schedule = make_save_schedule<value_type>(s.t0, s.t_end, s.save_every,
+                                                             s.save_initial, s.save_final);
+        if constexpr (!Controller::adaptive) {
+            // Fixed steps reach save times only when they are whole numbers of steps.
+            const double steps = s.save_every / s.dt;
+            if (std::abs(steps - std::round(steps)) > 1e-9 * std::max(1.0, steps))
+                invalid_setting("save_every", s.save_every,
+                                "is not a whole number of fixed steps of dt = " +
+                                    format_value(s.dt));
+        }
+        return schedule;
+    }
+
+    static batch_result<value_type> allocate_result(std::size_t n,
+                                                    const save_schedule<value_type>& schedule) {
         batch_result<value_type> r;
         r.n_trajectories = n;
         r.n_states = System::n_states;
@@ -101,6 +134,25 @@ private:
         r.statuses.resize(n);
         r.accepted_steps.resize(n);
         r.rejected_steps.resize(n);
+        if constexpr (saves_states) {
+            const std::size_t saves = schedule.count();
+            for (std::uint32_t k = 0; k < saves; ++k) r.save_times.push_back(schedule.time(k));
+            const std::size_t per_save = static_cast<std::size_t>(System::n_states) * n;
+            if (n > 0 && saves > std::numeric_limits<std::size_t>::max() / sizeof(value_type) /
+                                     per_save)
+                throw std::invalid_argument("saved states of " + std::to_string(saves) +
+                                            " saves x " + std::to_string(per_save) +
+                                            " values exceed the address space");
+            try {
+                r.saved_states.assign(saves * per_save,
+                                      std::numeric_limits<value_type>::quiet_NaN());
+            } catch (const std::bad_alloc&) {
+                throw std::invalid_argument(
+                    "saved states need " + std::to_string(saves * per_save * sizeof(value_type)) +
+                    " bytes of host memory, more than can be allocated: save less often or "
+                    "solve fewer trajectories at a time");
+            }
+        }
         return r;
     }
 

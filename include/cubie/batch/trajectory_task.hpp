@@ -11,6 +11,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/loop/integrate.hpp"
+#include "cubie/outputs/save_state.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -24,21 +25,26 @@ struct batch_arrays {
     status* statuses;
     std::uint32_t* accepted_steps;
     std::uint32_t* rejected_steps;
+    T* saved_states;  ///< [save][state][trajectory]; null when nothing is saved
 };
 
-template <class Algorithm, step_controller Controller, ode_system System>
+template <class Algorithm, step_controller Controller, ode_system System,
+          bool SavesStates = false>
 struct trajectory_task {
     using T = typename System::value_type;
+    static constexpr bool saves_states = SavesStates;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;
     std::size_t n_trajectories;
+    save_schedule<T> schedule{};
     batch_view<const T> initial_states{};
     batch_view<const T> parameters{};
     batch_view<T> final_states{};
     batch_view<status> statuses{};
     batch_view<std::uint32_t> accepted_steps{};
     batch_view<std::uint32_t> rejected_steps{};
+    batch_view<T> saved_states{};
 
     /// Points the task at the arrays of one backend.
     void bind(const batch_arrays<T>& a) {
@@ -48,6 +54,9 @@ struct trajectory_task {
         statuses = {a.statuses, 1, n_trajectories};
         accepted_steps = {a.accepted_steps, 1, n_trajectories};
         rejected_steps = {a.rejected_steps, 1, n_trajectories};
+        if constexpr (SavesStates)
+            saved_states = {a.saved_states,
+                            static_cast<int>(schedule.count()) * System::n_states, n_trajectories};
     }
 
     CUBIE_HD void operator()(std::size_t i) const {
@@ -59,7 +68,13 @@ struct trajectory_task {
         for (int v = 0; v < System::n_parameters; ++v) p[v] = parameters(v, i);
 
         step_counters counters{};
-        const status result = integrate<Algorithm, Controller>(system, settings, y, p, counters);
+        status result;
+        if constexpr (SavesStates) {
+            state_recorder<System> recorder{schedule, saved_states, i};
+            result = integrate<Algorithm, Controller>(system, settings, y, p, counters, recorder);
+        } else {
+            result = integrate<Algorithm, Controller>(system, settings, y, p, counters);
+        }
 
         CUBIE_UNROLL
         for (int v = 0; v < System::n_states; ++v) final_states(v, i) = y[v];

@@ -15,6 +15,7 @@
 #include "cubie/loop/integration_settings.hpp"
 #include "cubie/loop/right_hand_side.hpp"
 #include "cubie/loop/step_counters.hpp"
+#include "cubie/outputs/save_state.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -35,14 +36,20 @@ CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
 
 /// Integrates y from settings.t0 to settings.t_end. On return y holds the state at t_end,
 /// or the last finite state reached when the status is not success.
-template <class Algorithm, step_controller Controller, ode_system System>
+///
+/// The recorder (outputs/save_state.hpp) names the next time it needs the state at,
+/// next_time(), and takes it, record(y). Adaptive steps are shortened to land on those
+/// times; fixed steps reach them within half a step (save times are whole numbers of
+/// steps). Save times after a failure are never recorded.
+template <class Algorithm, step_controller Controller, ode_system System, class Recorder>
 CUBIE_HD status integrate(const System& sys,
                           const integration_settings<Algorithm, Controller, System>& s,
                           state_t<System>& y, const parameters_t<System>& p,
-                          step_counters& counters) {
+                          step_counters& counters, Recorder& recorder) {
     using T = typename System::value_type;
     if (!detail::all_finite(y) || !detail::all_finite(p)) return status::nonfinite_input;
     const right_hand_side<System> f{sys, p, s.drivers};
+    while (recorder.next_time() <= s.t0) recorder.record(y);
 
     state_t<System> dydt{}, y_new{}, dydt_new{};
 
@@ -51,6 +58,7 @@ CUBIE_HD status integrate(const System& sys,
         // coefficients are loop invariants; the last step lands on t_end.
         const std::uint32_t n = s.fixed_steps;
         if (n == 0) return status::success;
+        const T half_step = s.dt / T(2);
         auto fixed_step_from = [&](T t, T h) {
             if constexpr (!Algorithm::fsal) f(t, y, dydt);
             Algorithm::step(f, t, h, y, dydt, y_new, dydt_new);
@@ -58,6 +66,7 @@ CUBIE_HD status integrate(const System& sys,
             y = y_new;
             if constexpr (Algorithm::fsal) dydt = dydt_new;
             ++counters.accepted;
+            while (recorder.next_time() <= t + h + half_step) recorder.record(y);
             return true;
         };
         if constexpr (Algorithm::fsal) f(s.t0, y, dydt);
@@ -86,9 +95,11 @@ CUBIE_HD status integrate(const System& sys,
         while (t < s.t_end) {
             if (counters.accepted + counters.rejected >= s.max_steps)
                 return status::max_steps_exceeded;
-            // Land on t_end; stretch by up to 1% rather than leave a sliver (Hairer).
-            const bool last = t + T(1.01) * dt >= s.t_end;
-            const T h = last ? s.t_end - t : dt;
+            // Land on the next stop, t_end or a save time; stretch by up to 1% rather than
+            // leave a sliver (Hairer).
+            const T t_stop = cuda::std::fmin(s.t_end, recorder.next_time());
+            const bool to_stop = t + T(1.01) * dt >= t_stop;
+            const T h = to_stop ? t_stop - t : dt;
             derivative_at(t);
             const T err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol);
             const bool finite = cuda::std::isfinite(err) && detail::all_finite(y_new);
@@ -96,20 +107,35 @@ CUBIE_HD status integrate(const System& sys,
                 s.controller, controller_state, h,
                 finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
             last_failure_nonfinite = !finite;
+            T dt_next = decision.factor * h;
             if (decision.accept) {
                 advance();
-                t = last ? s.t_end : t + h;
-                if (last) break;
+                t = to_stop ? t_stop : t + h;
+                while (recorder.next_time() <= t) recorder.record(y);
+                if (t >= s.t_end) break;
+                // A step shortened to reach a save time says nothing against the step
+                // the controller had proposed.
+                if (to_stop) dt_next = cuda::std::fmax(dt_next, dt);
             } else {
                 ++counters.rejected;
             }
-            dt = cuda::std::fmin(decision.factor * h, s.dt_max);
+            dt = cuda::std::fmin(dt_next, s.dt_max);
             if (dt < s.dt_min || t + dt == t)
                 return last_failure_nonfinite ? status::nonfinite_state
                                               : status::step_size_underflow;
         }
         return status::success;
     }
+}
+
+/// Integrates y from settings.t0 to settings.t_end, recording nothing on the way.
+template <class Algorithm, step_controller Controller, ode_system System>
+CUBIE_HD status integrate(const System& sys,
+                          const integration_settings<Algorithm, Controller, System>& s,
+                          state_t<System>& y, const parameters_t<System>& p,
+                          step_counters& counters) {
+    no_recorder<System> nothing;
+    return integrate<Algorithm, Controller>(sys, s, y, p, counters, nothing);
 }
 
 }  // namespace cubie

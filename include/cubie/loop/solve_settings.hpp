@@ -34,6 +34,11 @@ struct solve_settings {
     std::vector<double> atol{1e-6};
     std::vector<double> rtol{1e-6};
     typename Controller::settings controller{};
+    /// With the save_state output: the interval between saved states, and whether t0 and
+    /// t_end are saved too (outputs/save_state.hpp).
+    double save_every = 0;
+    bool save_initial = false;
+    bool save_final = false;
 };
 
 namespace detail {
