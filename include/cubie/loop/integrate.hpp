@@ -38,7 +38,7 @@ CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
 /// or the last finite state reached when the status is not success.
 ///
 /// The recorder (outputs/save_state.hpp) names the next time it needs the state at,
-/// next_time(), and takes it, record(y). Adaptive steps are shortened to land on those
+/// next_time(), and takes it, record(y); one whose `records` is false costs nothing. Adaptive steps are shortened to land on those
 /// times; fixed steps reach them within half a step (save times are whole numbers of
 /// steps). Save times after a failure are never recorded.
 template <class Algorithm, step_controller Controller, ode_system System, class Recorder>
@@ -49,7 +49,8 @@ CUBIE_HD status integrate(const System& sys,
     using T = typename System::value_type;
     if (!detail::all_finite(y) || !detail::all_finite(p)) return status::nonfinite_input;
     const right_hand_side<System> f{sys, p, s.drivers};
-    while (recorder.next_time() <= s.t0) recorder.record(y);
+    if constexpr (Recorder::records)
+        while (recorder.next_time() <= s.t0) recorder.record(y);
 
     state_t<System> dydt{}, y_new{}, dydt_new{};
 
@@ -58,7 +59,7 @@ CUBIE_HD status integrate(const System& sys,
         // coefficients are loop invariants; the last step lands on t_end.
         const std::uint32_t n = s.fixed_steps;
         if (n == 0) return status::success;
-        const T half_step = s.dt / T(2);
+        [[maybe_unused]] const T half_step = s.dt / T(2);
         auto fixed_step_from = [&](T t, T h) {
             if constexpr (!Algorithm::fsal) f(t, y, dydt);
             Algorithm::step(f, t, h, y, dydt, y_new, dydt_new);
@@ -66,7 +67,8 @@ CUBIE_HD status integrate(const System& sys,
             y = y_new;
             if constexpr (Algorithm::fsal) dydt = dydt_new;
             ++counters.accepted;
-            while (recorder.next_time() <= t + h + half_step) recorder.record(y);
+            if constexpr (Recorder::records)
+                while (recorder.next_time() <= t + h + half_step) recorder.record(y);
             return true;
         };
         if constexpr (Algorithm::fsal) f(s.t0, y, dydt);
@@ -97,7 +99,8 @@ CUBIE_HD status integrate(const System& sys,
                 return status::max_steps_exceeded;
             // Land on the next stop, t_end or a save time; stretch by up to 1% rather than
             // leave a sliver (Hairer).
-            const T t_stop = cuda::std::fmin(s.t_end, recorder.next_time());
+            T t_stop = s.t_end;
+            if constexpr (Recorder::records) t_stop = cuda::std::fmin(t_stop, recorder.next_time());
             const bool to_stop = t + T(1.01) * dt >= t_stop;
             const T h = to_stop ? t_stop - t : dt;
             derivative_at(t);
@@ -111,7 +114,8 @@ CUBIE_HD status integrate(const System& sys,
             if (decision.accept) {
                 advance();
                 t = to_stop ? t_stop : t + h;
-                while (recorder.next_time() <= t) recorder.record(y);
+                if constexpr (Recorder::records)
+                    while (recorder.next_time() <= t) recorder.record(y);
                 if (t >= s.t_end) break;
                 // A step shortened to reach a save time says nothing against the step
                 // the controller had proposed.

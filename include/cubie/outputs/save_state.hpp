@@ -83,6 +83,7 @@ save_schedule<T> make_save_schedule(double t0, double t_end, double save_every,
 template <ode_system System>
 struct state_recorder {
     using T = typename System::value_type;
+    static constexpr bool records = true;
 
     save_schedule<T> schedule;
     batch_view<T> saved;  ///< n_variables = saves x n_states
@@ -101,10 +102,12 @@ struct state_recorder {
     }
 };
 
-/// The recorder of a solve that saves nothing: never asks for a state.
+/// The recorder of a solve that saves nothing: never asks for a state, and the loop
+/// compiles no check for one (records == false).
 template <ode_system System>
 struct no_recorder {
     using T = typename System::value_type;
+    static constexpr bool records = false;
     CUBIE_HD T next_time() const { return cuda::std::numeric_limits<T>::infinity(); }
     CUBIE_HD void record(const state_t<System>&) {}
 };
