@@ -10,34 +10,23 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
-#include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "cubie/cubie.hpp"
+#include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
+#include "lorenz_bench.hpp"
 #include "reference_kernels.cuh"
 
 namespace {
 
-constexpr double dt_fixed = 1.0 / 1024;
-constexpr double tolerance = 1e-5;
-
-struct timing {
-    double e2e_ms = std::numeric_limits<double>::infinity();
-    double kernel_ms = std::numeric_limits<double>::infinity();
-    void keep_best(double e2e, double kernel) {
-        e2e_ms = std::min(e2e_ms, e2e);
-        kernel_ms = std::min(kernel_ms, kernel);
-    }
-};
+using namespace lorenz_bench;
 
 struct row {
     std::size_t n;
@@ -45,12 +34,6 @@ struct row {
     timing hand, library;
     double hand_error, library_error, hand_steps, library_steps;
 };
-
-double now_ms() {
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 /// Pinned host memory, as a tuned user program would hold its inputs and outputs.
 template <class T>
@@ -62,12 +45,6 @@ struct pinned {
     pinned& operator=(const pinned&) = delete;
 };
 
-struct sweep {
-    std::size_t n;
-    std::vector<float> y0, rho;
-    std::vector<double> reference;  // [state][trajectory], float64
-};
-
 sweep make_sweep(std::size_t n) {
     sweep s{n, std::vector<float>(3 * n, 0.0f), std::vector<float>(n), {}};
     std::fill_n(s.y0.begin(), n, 1.0f);
@@ -75,13 +52,7 @@ sweep make_sweep(std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) s.rho[i] = static_cast<float>(static_cast<double>(i) * step);
     if (n > 1) s.rho[n - 1] = 21.0f;
 
-    const std::vector<double> y0(s.y0.begin(), s.y0.end()), rho(s.rho.begin(), s.rho.end());
-    cubie::solve_settings<cubie::pi_controller> tight;
-    tight.dt = dt_fixed;
-    tight.atol = tight.rtol = {1e-12};
-    const auto r = cubie::solver<cubie::systems::lorenz<double>, cubie::vern9, cubie::pi_controller>{}
-                       .solve({n, y0, rho}, tight, cubie::backends::cuda{});
-    s.reference = r.final_states;
+    s.reference = reference_final_states(s);
     return s;
 }
 
@@ -126,20 +97,6 @@ std::vector<float> run_hand(const sweep& s, int repeat, timing& t, std::vector<u
     return std::vector<float>(out.data, out.data + 3 * n);
 }
 
-template <class Method, class Controller>
-cubie::batch_result<float> run_library(const sweep& s, int repeat, timing& t,
-                                       const cubie::solve_settings<Controller>& settings) {
-    const cubie::solver<cubie::systems::lorenz<float>, Method, Controller> solver;
-    cubie::batch_result<float> result;
-    for (int r = 0; r <= repeat; ++r) {
-        const double t0 = now_ms();
-        result = solver.solve({s.n, s.y0, s.rho}, settings, cubie::backends::cuda{});
-        const double e2e = now_ms() - t0;
-        if (r > 0) t.keep_best(e2e, result.kernel->milliseconds);
-    }
-    return result;
-}
-
 double mean(const std::vector<unsigned>& v) {
     double sum = 0;
     for (unsigned x : v) sum += x;
@@ -156,9 +113,7 @@ std::vector<row> measure(std::size_t n, int repeat) {
     const auto hand = run_hand(s, repeat, rk4.hand, nullptr, [&](auto y0, auto rho, auto out, auto) {
         reference::rk4<<<blocks, 256>>>(y0, rho, out, ni, static_cast<float>(dt_fixed), 1024);
     });
-    cubie::solve_settings<cubie::fixed_step> fixed;
-    fixed.dt = dt_fixed;
-    const auto lib = run_library<cubie::classical_rk4>(s, repeat, rk4.library, fixed);
+    const auto lib = library_classical_rk4(s, repeat, rk4.library);
     rk4.hand_error = max_error(hand, s.reference);
     rk4.library_error = max_error(lib.final_states, s.reference);
     rows.push_back(rk4);
@@ -170,10 +125,7 @@ std::vector<row> measure(std::size_t n, int repeat) {
         reference::tsit5<<<blocks, 256>>>(y0, rho, out, steps, ni, static_cast<float>(dt_fixed),
                                           static_cast<float>(tolerance));
     });
-    cubie::solve_settings<cubie::pi_controller> adaptive;
-    adaptive.dt = dt_fixed;
-    adaptive.atol = adaptive.rtol = {tolerance};
-    const auto lib5 = run_library<cubie::tsit5>(s, repeat, ts.library, adaptive);
+    const auto lib5 = library_tsit5(s, repeat, ts.library);
     std::vector<unsigned> lib_steps(n);
     for (std::size_t i = 0; i < n; ++i) lib_steps[i] = lib5.accepted_steps[i] + lib5.rejected_steps[i];
     ts.hand_error = max_error(hand5, s.reference);

@@ -12,6 +12,7 @@
 #include "cubie/batch/solver.hpp"
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
+#include "cubie/systems/exponential_decay.hpp"
 #include "cubie/systems/lorenz.hpp"
 #include "support/test_backend.hpp"
 
@@ -176,4 +177,37 @@ TEST_CASE("empty batches and empty intervals are valid") {
     CHECK(still.failures() == 0);
     CHECK(still.accepted_steps[1] == 0);
     CHECK(still.final_state(0, 1) == initial[1]);
+}
+
+TEST_CASE("save settings are validated; a solver without save_state saves nothing") {
+    using decay_saver =
+        solver<systems::exponential_decay<double>, tsit5, pi_controller, save_state>;
+    solve_settings<fixed_step> fixed;
+    fixed.dt = 0.1;
+    fixed.save_every = 0.15;
+    const std::vector<double> y0 = {1}, k = {1};
+    CHECK_THROWS_WITH_AS(
+        (solver<systems::exponential_decay<double>, classical_rk4, fixed_step, save_state>{}
+             .solve({1, y0, k}, fixed, test_backend{})),
+        doctest::Contains("setting save_every = 0.15 is invalid: is not a whole number of fixed "
+                          "steps of dt = 0.1"),
+        std::invalid_argument);
+
+    solve_settings<pi_controller> s;
+    s.dt = 1e-3;
+    s.save_every = -1;
+    CHECK_THROWS_WITH_AS(decay_saver{}.solve({1, y0, k}, s, test_backend{}),
+                         doctest::Contains("setting save_every = -1 is invalid"),
+                         std::invalid_argument);
+    s.save_every = 5;
+    CHECK_THROWS_WITH_AS(decay_saver{}.solve({1, y0, k}, s, test_backend{}),
+                         doctest::Contains("nothing would be saved"), std::invalid_argument);
+
+    solver<systems::exponential_decay<double>, tsit5, pi_controller> plain;
+    CHECK_THROWS_WITH_AS(plain.solve({1, y0, k}, s, test_backend{}),
+                         doctest::Contains("add cubie::save_state"), std::invalid_argument);
+    s.save_every = 0;
+    const auto r = plain.solve({1, y0, k}, s, test_backend{});
+    CHECK(r.saved_states.empty());
+    CHECK(r.save_times.empty());
 }

@@ -1,0 +1,21 @@
+// The float64 reference of the benchmark sweep: vern9 in double at rtol = atol = 1e-12.
+
+#include "cubie/algorithms/explicit/vern9.hpp"
+#include "cubie/batch/solver.hpp"
+#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/systems/lorenz.hpp"
+#include "lorenz_bench.hpp"
+
+namespace lorenz_bench {
+
+std::vector<double> reference_final_states(const sweep& s) {
+    const std::vector<double> y0(s.y0.begin(), s.y0.end()), rho(s.rho.begin(), s.rho.end());
+    cubie::solve_settings<cubie::pi_controller> tight;
+    tight.dt = dt_fixed;
+    tight.atol = tight.rtol = {1e-12};
+    return cubie::solver<cubie::systems::lorenz<double>, cubie::vern9, cubie::pi_controller>{}
+        .solve({s.n, y0, rho}, tight, cubie::backends::cuda{})
+        .final_states;
+}
+
+}  // namespace lorenz_bench
