@@ -49,7 +49,8 @@ sweep make_sweep(std::size_t n) {
     sweep s{n, std::vector<float>(3 * n, 0.0f), std::vector<float>(n), {}};
     std::fill_n(s.y0.begin(), n, 1.0f);
     const double step = n > 1 ? 21.0 / static_cast<double>(n - 1) : 0.0;
-    for (std::size_t i = 0; i < n; ++i) s.rho[i] = static_cast<float>(static_cast<double>(i) * step);
+    for (std::size_t i = 0; i < n; ++i)
+        s.rho[i] = static_cast<float>(static_cast<double>(i) * step);
     if (n > 1) s.rho[n - 1] = 21.0f;
 
     s.reference = reference_final_states(s);
@@ -78,14 +79,14 @@ std::vector<float> run_hand(const sweep& s, int repeat, timing& t, std::vector<u
     cubie::cuda_event start, stop;
     for (int r = 0; r <= repeat; ++r) {  // r == 0: warm-up
         const double t0 = now_ms();
-        CUBIE_CUDA_CHECK(cudaMemcpy(d_in.data(), in.data, 4 * n * sizeof(float),
-                                    cudaMemcpyHostToDevice));
+        CUBIE_CUDA_CHECK(
+            cudaMemcpy(d_in.data(), in.data, 4 * n * sizeof(float), cudaMemcpyHostToDevice));
         start.record();
         launch(d_in.data(), d_in.data() + 3 * n, d_out.data(), d_steps.data());
         stop.record();
         CUBIE_CUDA_CHECK(cudaGetLastError());
-        CUBIE_CUDA_CHECK(cudaMemcpy(out.data, d_out.data(), 3 * n * sizeof(float),
-                                    cudaMemcpyDeviceToHost));
+        CUBIE_CUDA_CHECK(
+            cudaMemcpy(out.data, d_out.data(), 3 * n * sizeof(float), cudaMemcpyDeviceToHost));
         const double e2e = now_ms() - t0;
         if (r > 0) t.keep_best(e2e, stop.milliseconds_since(start));
     }
@@ -110,9 +111,10 @@ std::vector<row> measure(std::size_t n, int repeat) {
     std::vector<row> rows;
 
     row rk4{n, "classical_rk4 dt=2^-10", {}, {}, 0, 0, 1024, 1024};
-    const auto hand = run_hand(s, repeat, rk4.hand, nullptr, [&](auto y0, auto rho, auto out, auto) {
-        reference::rk4<<<blocks, 256>>>(y0, rho, out, ni, static_cast<float>(dt_fixed), 1024);
-    });
+    const auto hand =
+        run_hand(s, repeat, rk4.hand, nullptr, [&](auto y0, auto rho, auto out, auto) {
+            reference::rk4<<<blocks, 256>>>(y0, rho, out, ni, static_cast<float>(dt_fixed), 1024);
+        });
     const auto lib = library_classical_rk4(s, repeat, rk4.library);
     rk4.hand_error = max_error(hand, s.reference);
     rk4.library_error = max_error(lib.final_states, s.reference);
@@ -120,14 +122,15 @@ std::vector<row> measure(std::size_t n, int repeat) {
 
     row ts{n, "tsit5 tol=1e-5", {}, {}, 0, 0, 0, 0};
     std::vector<unsigned> hand_steps;
-    const auto hand5 = run_hand(s, repeat, ts.hand, &hand_steps, [&](auto y0, auto rho, auto out,
-                                                                       auto steps) {
-        reference::tsit5<<<blocks, 256>>>(y0, rho, out, steps, ni, static_cast<float>(dt_fixed),
-                                          static_cast<float>(tolerance));
-    });
+    const auto hand5 =
+        run_hand(s, repeat, ts.hand, &hand_steps, [&](auto y0, auto rho, auto out, auto steps) {
+            reference::tsit5<<<blocks, 256>>>(y0, rho, out, steps, ni, static_cast<float>(dt_fixed),
+                                              static_cast<float>(tolerance));
+        });
     const auto lib5 = library_tsit5(s, repeat, ts.library);
     std::vector<unsigned> lib_steps(n);
-    for (std::size_t i = 0; i < n; ++i) lib_steps[i] = lib5.accepted_steps[i] + lib5.rejected_steps[i];
+    for (std::size_t i = 0; i < n; ++i)
+        lib_steps[i] = lib5.accepted_steps[i] + lib5.rejected_steps[i];
     ts.hand_error = max_error(hand5, s.reference);
     ts.library_error = max_error(lib5.final_states, s.reference);
     ts.hand_steps = mean(hand_steps);
@@ -151,11 +154,15 @@ int main(int argc, char** argv) {
     std::string json_path;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        if (flag == "--log2n") log2n = parse_list(argv[i + 1]);
-        else if (flag == "--repeat") repeat = std::stoi(argv[i + 1]);
-        else if (flag == "--json") json_path = argv[i + 1];
+        if (flag == "--log2n")
+            log2n = parse_list(argv[i + 1]);
+        else if (flag == "--repeat")
+            repeat = std::stoi(argv[i + 1]);
+        else if (flag == "--json")
+            json_path = argv[i + 1];
         else {
-            std::fprintf(stderr, "usage: lorenz_bench [--log2n 10,14,...] [--repeat R] [--json FILE]\n");
+            std::fprintf(stderr,
+                         "usage: lorenz_bench [--log2n 10,14,...] [--repeat R] [--json FILE]\n");
             return 2;
         }
     }
@@ -167,9 +174,11 @@ int main(int argc, char** argv) {
         const char* commit = std::getenv("CUBIE_COMMIT");
         std::printf("device %s, %d SMs, max SM clock %d MHz; commit %s\n", p.name,
                     p.multiProcessorCount, clock_khz / 1000, commit ? commit : "unknown");
-        std::printf("Lorenz float32, t in [0, 1], final state only; fastest of %d after a "
-                    "warm-up; hand-written e2e uses pinned host memory, the library the "
-                    "caller's std::vector\n\n", repeat);
+        std::printf(
+            "Lorenz float32, t in [0, 1], final state only; fastest of %d after a "
+            "warm-up; hand-written e2e uses pinned host memory, the library the "
+            "caller's std::vector\n\n",
+            repeat);
         std::printf("%-9s %-24s %21s %21s %15s %19s %9s\n", "N", "method", "hand e2e / kernel ms",
                     "lib e2e / kernel ms", "lib/hand e2e", "lib/hand kernel", "max err");
         std::vector<row> all;
@@ -185,9 +194,10 @@ int main(int argc, char** argv) {
         if (!json_path.empty()) {
             std::FILE* f = std::fopen(json_path.c_str(), "w");
             if (!f) throw std::runtime_error("cannot write " + json_path);
-            std::fprintf(f, "{\"device\": \"%s\", \"sm_clock_mhz\": %d, \"commit\": \"%s\", "
-                            "\"repeat\": %d, \"rows\": [\n", p.name, clock_khz / 1000,
-                         commit ? commit : "unknown", repeat);
+            std::fprintf(f,
+                         "{\"device\": \"%s\", \"sm_clock_mhz\": %d, \"commit\": \"%s\", "
+                         "\"repeat\": %d, \"rows\": [\n",
+                         p.name, clock_khz / 1000, commit ? commit : "unknown", repeat);
             for (std::size_t i = 0; i < all.size(); ++i) {
                 const row& r = all[i];
                 std::fprintf(f,
@@ -197,9 +207,8 @@ int main(int argc, char** argv) {
                              "\"library_max_error\": %.3e, \"hand_mean_steps\": %.2f, "
                              "\"library_mean_steps\": %.2f}%s\n",
                              r.n, r.method.c_str(), r.hand.e2e_ms, r.hand.kernel_ms,
-                             r.library.e2e_ms, r.library.kernel_ms, r.hand_error,
-                             r.library_error, r.hand_steps, r.library_steps,
-                             i + 1 < all.size() ? "," : "");
+                             r.library.e2e_ms, r.library.kernel_ms, r.hand_error, r.library_error,
+                             r.hand_steps, r.library_steps, i + 1 < all.size() ? "," : "");
             }
             std::fprintf(f, "]}\n");
             std::fclose(f);

@@ -8,8 +8,8 @@ namespace reference {
 constexpr float sigma = 10.0f;
 constexpr float beta = 8.0f / 3.0f;
 
-__device__ __forceinline__ void lorenz(float x, float y, float z, float rho, float& dx,
-                                       float& dy, float& dz) {
+__device__ __forceinline__ void lorenz(float x, float y, float z, float rho, float& dx, float& dy,
+                                       float& dz) {
     dx = sigma * (y - x);
     dy = x * (rho - z) - y;
     dz = x * y - beta * z;
@@ -42,8 +42,8 @@ __global__ void rk4(const float* __restrict__ y0, const float* __restrict__ rho,
 /// [0.2, 10]) and the RMS error norm scaled by atol + rtol max(|y|, |y_new|), over [0, 1].
 /// Lorenz is autonomous: the stage times (c) are not needed.
 __global__ void tsit5(const float* __restrict__ y0, const float* __restrict__ rho,
-                      float* __restrict__ out, unsigned* __restrict__ steps_taken, int n,
-                      float dt0, float tol) {
+                      float* __restrict__ out, unsigned* __restrict__ steps_taken, int n, float dt0,
+                      float tol) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     constexpr float a21 = 0.161f;
@@ -75,8 +75,8 @@ __global__ void tsit5(const float* __restrict__ y0, const float* __restrict__ rh
     while (t < 1.0f) {
         const bool last = t + 1.01f * h >= 1.0f;
         if (last) h = 1.0f - t;
-        float k2x, k2y, k2z, k3x, k3y, k3z, k4x, k4y, k4z, k5x, k5y, k5z, k6x, k6y, k6z, k7x,
-            k7y, k7z;
+        float k2x, k2y, k2z, k3x, k3y, k3z, k4x, k4y, k4z, k5x, k5y, k5z, k6x, k6y, k6z, k7x, k7y,
+            k7z;
         lorenz(x + h * a21 * k1x, y + h * a21 * k1y, z + h * a21 * k1z, r, k2x, k2y, k2z);
         lorenz(x + h * (a31 * k1x + a32 * k2x), y + h * (a31 * k1y + a32 * k2y),
                z + h * (a31 * k1z + a32 * k2z), r, k3x, k3y, k3z);
@@ -88,15 +88,18 @@ __global__ void tsit5(const float* __restrict__ y0, const float* __restrict__ rh
                z + h * (a51 * k1z + a52 * k2z + a53 * k3z + a54 * k4z), r, k5x, k5y, k5z);
         lorenz(x + h * (a61 * k1x + a62 * k2x + a63 * k3x + a64 * k4x + a65 * k5x),
                y + h * (a61 * k1y + a62 * k2y + a63 * k3y + a64 * k4y + a65 * k5y),
-               z + h * (a61 * k1z + a62 * k2z + a63 * k3z + a64 * k4z + a65 * k5z), r, k6x,
-               k6y, k6z);
+               z + h * (a61 * k1z + a62 * k2z + a63 * k3z + a64 * k4z + a65 * k5z), r, k6x, k6y,
+               k6z);
         const float xn = x + h * (b1 * k1x + b2 * k2x + b3 * k3x + b4 * k4x + b5 * k5x + b6 * k6x);
         const float yn = y + h * (b1 * k1y + b2 * k2y + b3 * k3y + b4 * k4y + b5 * k5y + b6 * k6y);
         const float zn = z + h * (b1 * k1z + b2 * k2z + b3 * k3z + b4 * k4z + b5 * k5z + b6 * k6z);
         lorenz(xn, yn, zn, r, k7x, k7y, k7z);
-        const float ex = h * (e1 * k1x + e2 * k2x + e3 * k3x + e4 * k4x + e5 * k5x + e6 * k6x + e7 * k7x);
-        const float ey = h * (e1 * k1y + e2 * k2y + e3 * k3y + e4 * k4y + e5 * k5y + e6 * k6y + e7 * k7y);
-        const float ez = h * (e1 * k1z + e2 * k2z + e3 * k3z + e4 * k4z + e5 * k5z + e6 * k6z + e7 * k7z);
+        const float ex =
+            h * (e1 * k1x + e2 * k2x + e3 * k3x + e4 * k4x + e5 * k5x + e6 * k6x + e7 * k7x);
+        const float ey =
+            h * (e1 * k1y + e2 * k2y + e3 * k3y + e4 * k4y + e5 * k5y + e6 * k6y + e7 * k7y);
+        const float ez =
+            h * (e1 * k1z + e2 * k2z + e3 * k3z + e4 * k4z + e5 * k5z + e6 * k6z + e7 * k7z);
         const float sx = ex / (tol + tol * fmaxf(fabsf(x), fabsf(xn)));
         const float sy = ey / (tol + tol * fmaxf(fabsf(y), fabsf(yn)));
         const float sz = ez / (tol + tol * fmaxf(fabsf(z), fabsf(zn)));

@@ -25,7 +25,9 @@ TEST_CASE("bogacki_shampine_32: error follows the tolerance") {
 TEST_CASE("dormand_prince_54: error follows the tolerance") {
     check_tolerance_proportionality<dormand_prince_54, pi_controller>(tolerance_sweep, 5);
 }
-TEST_CASE("tsit5: error follows the tolerance") { check_tolerance_proportionality<tsit5, pi_controller>(tolerance_sweep, 5); }
+TEST_CASE("tsit5: error follows the tolerance") {
+    check_tolerance_proportionality<tsit5, pi_controller>(tolerance_sweep, 5);
+}
 TEST_CASE("cash_karp_54: error follows the tolerance") {
     check_tolerance_proportionality<cash_karp_54, pi_controller>(tolerance_sweep, 5);
 }

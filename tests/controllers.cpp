@@ -35,7 +35,7 @@ TEST_CASE("i_controller: accepts below 1, rejects above, clamps both ways") {
     CHECK(d.factor == doctest::Approx(0.7834955069665117).epsilon(1e-14));
 
     d = i_controller::decide(p, s, 0.1, 1e-3);  // 0.9 * 1e-3^-0.2 = 3.58, but no growth
-    CHECK(d.accept);                             // right after a rejection
+    CHECK(d.accept);                            // right after a rejection
     CHECK(d.factor == 1.0);
 
     d = i_controller::decide(p, s, 0.1, 0.0);  // error floored, growth clamped at 10

@@ -16,5 +16,9 @@ using namespace cubie::testing;
 TEST_CASE("dormand_prince_853: order 8") {
     check_convergence_order<dormand_prince_853>(kepler_orbit{0.0}, 8, 4);
 }
-TEST_CASE("vern7: order 7") { check_convergence_order<vern7>(oscillator{}, 32, 3); }
-TEST_CASE("vern9: order 9") { check_convergence_order<vern9>(exponential_growth{}, 24, 2); }
+TEST_CASE("vern7: order 7") {
+    check_convergence_order<vern7>(oscillator{}, 32, 3);
+}
+TEST_CASE("vern9: order 9") {
+    check_convergence_order<vern9>(exponential_growth{}, 24, 2);
+}

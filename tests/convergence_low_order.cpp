@@ -11,9 +11,15 @@
 using namespace cubie;
 using namespace cubie::testing;
 
-TEST_CASE("euler: order 1") { check_convergence_order<euler>(kepler_orbit{0.3}, 16384, 4); }
-TEST_CASE("heun: order 2") { check_convergence_order<heun>(kepler_orbit{0.3}, 256, 4); }
-TEST_CASE("ralston: order 2") { check_convergence_order<ralston>(kepler_orbit{0.3}, 256, 4); }
+TEST_CASE("euler: order 1") {
+    check_convergence_order<euler>(kepler_orbit{0.3}, 16384, 4);
+}
+TEST_CASE("heun: order 2") {
+    check_convergence_order<heun>(kepler_orbit{0.3}, 256, 4);
+}
+TEST_CASE("ralston: order 2") {
+    check_convergence_order<ralston>(kepler_orbit{0.3}, 256, 4);
+}
 TEST_CASE("bogacki_shampine_32: order 3") {
     check_convergence_order<bogacki_shampine_32>(kepler_orbit{0.3}, 128, 4);
 }

@@ -18,7 +18,9 @@ TEST_CASE("classical_rk4: order 4") {
 TEST_CASE("dormand_prince_54: order 5") {
     check_convergence_order<dormand_prince_54>(kepler_orbit{0.3}, 128, 4);
 }
-TEST_CASE("tsit5: order 5") { check_convergence_order<tsit5>(kepler_orbit{0.3}, 128, 4); }
+TEST_CASE("tsit5: order 5") {
+    check_convergence_order<tsit5>(kepler_orbit{0.3}, 128, 4);
+}
 TEST_CASE("cash_karp_54: order 5") {
     check_convergence_order<cash_karp_54>(kepler_orbit{0.3}, 64, 4);
 }

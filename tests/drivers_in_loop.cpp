@@ -24,9 +24,8 @@ struct driver_integral {
     static constexpr int n_parameters = 0;
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 1;
-    CUBIE_HD void rhs(double, const state_t<driver_integral>&,
-                      const parameters_t<driver_integral>&, const drivers_t<driver_integral>& d,
-                      state_t<driver_integral>& dxdt) const {
+    CUBIE_HD void rhs(double, const state_t<driver_integral>&, const parameters_t<driver_integral>&,
+                      const drivers_t<driver_integral>& d, state_t<driver_integral>& dxdt) const {
         dxdt[0] = d[0];
     }
 };
@@ -55,7 +54,7 @@ double integrate_to(double t_end, const cubic_spline<double>& driver) {
     const std::vector<double> x0 = {0};
     const std::vector<cubic_spline<double>> drivers = {driver};
     const auto r = solver<integral_system, vern9, pi_controller>{}.solve({1, x0, {}, drivers}, s,
-                                                                test_backend{});
+                                                                         test_backend{});
     REQUIRE(r.statuses[0] == status::success);
     return r.final_state(0, 0);
 }

@@ -26,8 +26,8 @@ static_assert(ode_system<systems::van_der_pol<float>>);
 TEST_CASE("right-hand sides at a point") {
     state_t<systems::lorenz<double>> l;
     systems::lorenz<double>{}.rhs(0, {1, 2, 3}, {28}, {}, l);
-    CHECK(l[0] == 10.0);                                   // 10 (2 - 1)
-    CHECK(l[1] == 23.0);                                   // 1 (28 - 3) - 2
+    CHECK(l[0] == 10.0);                                       // 10 (2 - 1)
+    CHECK(l[1] == 23.0);                                       // 1 (28 - 3) - 2
     CHECK(l[2] == doctest::Approx(2.0 - 8.0).epsilon(1e-15));  // 1 * 2 - (8/3) 3
 
     state_t<systems::van_der_pol<double>> v;

@@ -30,8 +30,7 @@ struct quadratic_growth {
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
     CUBIE_HD void rhs(T, const state_t<quadratic_growth>& y,
-                      const parameters_t<quadratic_growth>& p,
-                      const drivers_t<quadratic_growth>&,
+                      const parameters_t<quadratic_growth>& p, const drivers_t<quadratic_growth>&,
                       state_t<quadratic_growth>& dydt) const {
         dydt[0] = p[0] * y[0] * y[0];
     }
@@ -131,8 +130,8 @@ TEST_CASE("NaN or infinite inputs end that trajectory with nonfinite_input") {
     using system = quadratic_growth<double>;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
-    const auto r = solve<system, tsit5, pi_controller>({nan, 1, 1}, {-1, inf, -1},
-                                                       adaptive_settings());
+    const auto r =
+        solve<system, tsit5, pi_controller>({nan, 1, 1}, {-1, inf, -1}, adaptive_settings());
     CHECK(r.statuses[0] == status::nonfinite_input);
     CHECK(r.statuses[1] == status::nonfinite_input);
     CHECK(r.accepted_steps[0] + r.rejected_steps[0] == 0);

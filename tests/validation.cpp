@@ -30,8 +30,7 @@ const std::vector<double> rho = {10, 20};
 template <class Settings>
 void solve_adaptive(const Settings& s, std::size_t n = 2, const std::vector<double>& y = initial,
                     const std::vector<double>& p = rho) {
-    solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve({n, y, p}, s,
-                                                                  test_backend{});
+    solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve({n, y, p}, s, test_backend{});
 }
 
 solve_settings<pi_controller> valid() {
@@ -69,7 +68,8 @@ TEST_CASE("times and step sizes") {
     s = valid(), s.dt_max = 0;
     CHECK_INVALID(solve_adaptive(s), "setting dt_max = 0");
     s = valid(), s.dt = 1e-6, s.dt_min = 1e-5;
-    CHECK_INVALID(solve_adaptive(s), "setting dt = 1e-06 is invalid: must not be below dt_min = 1e-05");
+    CHECK_INVALID(solve_adaptive(s),
+                  "setting dt = 1e-06 is invalid: must not be below dt_min = 1e-05");
     s = valid(), s.max_steps = 0;
     CHECK_INVALID(solve_adaptive(s), "setting max_steps = 0");
 }
@@ -81,7 +81,8 @@ TEST_CASE("tolerances") {
     s = valid(), s.rtol = {1e-6, 1e-6, -1};
     CHECK_INVALID(solve_adaptive(s), "setting rtol[2] = -1");
     s = valid(), s.atol = {1e-6, 1e-6};
-    CHECK_INVALID(solve_adaptive(s), "setting atol.size() = 2 is invalid: must be 1 or the number of states (3)");
+    CHECK_INVALID(solve_adaptive(s),
+                  "setting atol.size() = 2 is invalid: must be 1 or the number of states (3)");
     s = valid(), s.atol = {0}, s.rtol = {0};
     CHECK_INVALID(solve_adaptive(s), "setting atol[0] = 0 is invalid: and rtol are both zero");
     s = valid(), s.rtol = {not_a_number};
@@ -99,7 +100,8 @@ TEST_CASE("controller settings") {
     s = valid(), s.controller.limits.max_factor = 0.5;
     CHECK_INVALID(solve_adaptive(s), "setting controller.limits.max_factor = 0.5");
     s = valid(), s.controller.beta = {-0.7, 0.4};
-    CHECK_INVALID(solve_adaptive(s), "setting controller.beta[0] = -0.7 is invalid: must be positive");
+    CHECK_INVALID(solve_adaptive(s),
+                  "setting controller.beta[0] = -0.7 is invalid: must be positive");
     s = valid(), s.controller.beta = {0.7, not_a_number};
     CHECK_INVALID(solve_adaptive(s), "setting controller.beta[1] = nan is invalid: must be finite");
 }
@@ -109,8 +111,7 @@ TEST_CASE("input sizes") {
                   "input initial_states has 6 values; expected 3 x 3 trajectories = 9");
     CHECK_INVALID(solve_adaptive(valid(), 2, initial, {1, 2, 3}),
                   "input parameters has 3 values; expected 1 x 2 trajectories = 2");
-    CHECK_INVALID(solve_adaptive(valid(), 2, {1, 2, 3}),
-                  "input initial_states has 3 values");
+    CHECK_INVALID(solve_adaptive(valid(), 2, {1, 2, 3}), "input initial_states has 3 values");
 }
 
 TEST_CASE("absurd sizes: an unaddressable batch, a device allocation that cannot succeed") {
@@ -158,8 +159,7 @@ TEST_CASE("values that vanish in float") {
     CHECK_INVALID(f32.solve({1, y, p}, s, test_backend{}),
                   "setting dt = 1e-50 is invalid: not representable");
     s = valid(), s.t0 = 1, s.t_end = 1 + 1e-12;
-    CHECK_INVALID(f32.solve({1, y, p}, s, test_backend{}),
-                  "equals t0 in the working precision");
+    CHECK_INVALID(f32.solve({1, y, p}, s, test_backend{}), "equals t0 in the working precision");
     s = valid(), s.atol = {1e-300};
     CHECK_INVALID(f32.solve({1, y, p}, s, test_backend{}), "setting atol[0] = 1e-300 is invalid");
 }
@@ -187,8 +187,8 @@ TEST_CASE("save settings are validated; a solver without save_state saves nothin
     fixed.save_every = 0.15;
     const std::vector<double> y0 = {1}, k = {1};
     CHECK_THROWS_WITH_AS(
-        (solver<systems::exponential_decay<double>, classical_rk4, fixed_step, save_state>{}
-             .solve({1, y0, k}, fixed, test_backend{})),
+        (solver<systems::exponential_decay<double>, classical_rk4, fixed_step, save_state>{}.solve(
+            {1, y0, k}, fixed, test_backend{})),
         doctest::Contains("setting save_every = 0.15 is invalid: is not a whole number of fixed "
                           "steps of dt = 0.1"),
         std::invalid_argument);

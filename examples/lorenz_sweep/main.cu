@@ -12,15 +12,16 @@
 #include "lorenz_sweep/sweep_outcome.hpp"
 
 namespace lorenz_sweep {
-#define DECLARE_RUNNERS(name)                             \
-    sweep_outcome run_##name##_float(const options& o);   \
+#define DECLARE_RUNNERS(name)                           \
+    sweep_outcome run_##name##_float(const options& o); \
     sweep_outcome run_##name##_double(const options& o);
 LORENZ_SWEEP_METHODS(DECLARE_RUNNERS)
 #undef DECLARE_RUNNERS
 
 sweep_outcome run(const options& o) {
-#define DISPATCH(name) \
-    if (o.method == #name) return o.prec == precision::single ? run_##name##_float(o) : run_##name##_double(o);
+#define DISPATCH(name)     \
+    if (o.method == #name) \
+        return o.prec == precision::single ? run_##name##_float(o) : run_##name##_double(o);
     LORENZ_SWEEP_METHODS(DISPATCH)
 #undef DISPATCH
     throw usage_error("unknown method '" + o.method + "'");
@@ -39,12 +40,14 @@ void print_summary(const options& o, const sweep_outcome& out) {
     std::printf("trajectories  %zu\n", o.n);
     std::printf("method        %s, controller %s, %s\n", o.method.c_str(), o.controller.c_str(),
                 o.prec == precision::single ? "float" : "double");
-    if (o.dt) std::printf("step          dt = %.17g\n", *o.dt);
-    else std::printf("tolerance     atol = rtol = %.3g\n", *o.tol);
-    std::printf("steps         %.1f accepted, %.1f rejected per trajectory (mean)\n",
-                accepted / n, rejected / n);
-    std::printf("time          %.3f ms (first solve %.3f ms, %d solves)\n",
-                out.best_seconds * 1e3, out.first_seconds * 1e3, o.repeat);
+    if (o.dt)
+        std::printf("step          dt = %.17g\n", *o.dt);
+    else
+        std::printf("tolerance     atol = rtol = %.3g\n", *o.tol);
+    std::printf("steps         %.1f accepted, %.1f rejected per trajectory (mean)\n", accepted / n,
+                rejected / n);
+    std::printf("time          %.3f ms (first solve %.3f ms, %d solves)\n", out.best_seconds * 1e3,
+                out.first_seconds * 1e3, o.repeat);
     std::printf("failures      %zu\n", failures);
 }
 

@@ -48,19 +48,31 @@ options parse_options(int argc, char** argv) {
         if (flag == "--help" || flag == "-h") throw usage_error("");
         if (i + 1 >= argc) throw usage_error("missing value after " + std::string(flag));
         const char* value = argv[++i];
-        if (flag == "--n") o.n = parse_integer<std::size_t>(flag, value);
-        else if (flag == "--method") o.method = value;
-        else if (flag == "--dt") o.dt = parse_number(flag, value);
-        else if (flag == "--tol") o.tol = parse_number(flag, value);
-        else if (flag == "--controller") o.controller = value;
-        else if (flag == "--backend") o.backend = value;
-        else if (flag == "--out") o.out = value;
-        else if (flag == "--repeat") o.repeat = parse_integer<int>(flag, value);
+        if (flag == "--n")
+            o.n = parse_integer<std::size_t>(flag, value);
+        else if (flag == "--method")
+            o.method = value;
+        else if (flag == "--dt")
+            o.dt = parse_number(flag, value);
+        else if (flag == "--tol")
+            o.tol = parse_number(flag, value);
+        else if (flag == "--controller")
+            o.controller = value;
+        else if (flag == "--backend")
+            o.backend = value;
+        else if (flag == "--out")
+            o.out = value;
+        else if (flag == "--repeat")
+            o.repeat = parse_integer<int>(flag, value);
         else if (flag == "--precision") {
             const std::string_view p = value;
-            if (p == "float") o.prec = precision::single;
-            else if (p == "double") o.prec = precision::double_;
-            else throw usage_error("--precision must be float or double, got '" + std::string(p) + "'");
+            if (p == "float")
+                o.prec = precision::single;
+            else if (p == "double")
+                o.prec = precision::double_;
+            else
+                throw usage_error("--precision must be float or double, got '" + std::string(p) +
+                                  "'");
         } else {
             throw usage_error("unknown flag " + std::string(flag));
         }

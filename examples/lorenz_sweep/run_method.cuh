@@ -99,9 +99,9 @@ sweep_outcome run_method(const options& o) {
 }  // namespace lorenz_sweep
 
 /// Defines lorenz_sweep::run_<method>_<precision>, declared in main.cu.
-#define CUBIE_LORENZ_SWEEP_INSTANTIATE(method, precision)                            \
-    namespace lorenz_sweep {                                                         \
-    sweep_outcome run_##method##_##precision(const options& o) {                     \
-        return run_method<cubie::method, precision>(o);                              \
-    }                                                                                \
+#define CUBIE_LORENZ_SWEEP_INSTANTIATE(method, precision)        \
+    namespace lorenz_sweep {                                     \
+    sweep_outcome run_##method##_##precision(const options& o) { \
+        return run_method<cubie::method, precision>(o);          \
+    }                                                            \
     }

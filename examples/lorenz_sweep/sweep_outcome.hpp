@@ -14,10 +14,10 @@ struct sweep_outcome {
     std::vector<cubie::status> statuses;
     std::vector<std::uint32_t> accepted_steps, rejected_steps;
     std::string backend;
-    std::string kernel;             ///< the cuda backend's kernel report, if it ran
-    int digits = 17;                ///< significant digits that round-trip the precision
-    double first_seconds = 0;       ///< the first solve, start-up included
-    double best_seconds = 0;        ///< the fastest of --repeat solves
+    std::string kernel;        ///< the cuda backend's kernel report, if it ran
+    int digits = 17;           ///< significant digits that round-trip the precision
+    double first_seconds = 0;  ///< the first solve, start-up included
+    double best_seconds = 0;   ///< the fastest of --repeat solves
 };
 
 /// Writes trajectory,rho,x,y,z,status rows.

@@ -23,14 +23,15 @@ using namespace cubie;
 namespace cat = cubie::catalogue;
 
 template <template <class> class S>
-constexpr bool is_system = ode_system<S<float>> && ode_system<S<double>> &&
-                           has_jvp<S<double>> && has_time_derivative<S<float>>;
+constexpr bool is_system = ode_system<S<float>>&& ode_system<S<double>>&& has_jvp<S<double>>&&
+    has_time_derivative<S<float>>;
 static_assert(is_system<cat::lorenz> && is_system<cat::lorenz96> && is_system<cat::pleiades> &&
               is_system<cat::pollution> && is_system<cat::ring_modulator> &&
               is_system<cat::robertson> && is_system<cat::van_der_pol> &&
               is_system<cat::hodgkin_huxley> && is_system<cat::forced_duffing>);
 static_assert(has_jacobian<cat::lorenz96<double>> && has_jacobian<cat::pleiades<float>>);
-static_assert(has_observables<cat::pollution<double>> && has_observables<cat::forced_duffing<float>>);
+static_assert(has_observables<cat::pollution<double>> &&
+              has_observables<cat::forced_duffing<float>>);
 static_assert(cat::lorenz96<float>::n_states == 32 && cat::pleiades<float>::n_states == 28 &&
               cat::pollution<float>::n_states == 20 && cat::ring_modulator<float>::n_states == 15 &&
               cat::hodgkin_huxley<float>::n_drivers == 1 &&
@@ -97,8 +98,11 @@ TEST_CASE("pollution rhs and reaction rates at the Bari initial point") {
     // Only NO, O3, HCHO, CO, ALD and SO2 are present: reactions 2, 4, 5, 7, 16 and 17 run.
     const double r2 = 26.6 * 0.2 * 0.04, r4 = 0.86e-3 * 0.1, r5 = 0.82e-3 * 0.1,
                  r7 = 0.13e-3 * 0.01, r16 = 0.35e-3 * 0.04, r17 = 0.175e-1 * 0.04;
-    const double expected[20] = {r2,  -r2,     r17, -r2 - r16 - r17, 2 * r4 + r7, 0, -r4 - r5,
-                                 r4 + r5 + r7, -r7, r7, 0, 0, 0, 0, 0, r16, 0, 0, 0, 0};
+    const double expected[20] = {r2,          -r2, r17,      -r2 - r16 - r17,
+                                 2 * r4 + r7, 0,   -r4 - r5, r4 + r5 + r7,
+                                 -r7,         r7,  0,        0,
+                                 0,           0,   0,        r16,
+                                 0,           0,   0,        0};
     state_t<S> f;
     S{}.rhs(0, S::default_state, {}, {}, f);
     for (int i = 0; i < 20; ++i) {
@@ -117,7 +121,8 @@ TEST_CASE("ring modulator rhs at zero state when the carrier peaks") {
     // t = 2.5e-5: Uin2 = 2 sin(pi/2) = 2, Uin1 = 0.5 sin(pi/20). With zero states the
     // diode voltages are -2, -2, 2, 2.
     const double t = 2.5e-5, gamma = 40.67286402e-9, delta = 17.7493332;
-    const double q_low = gamma * (std::exp(-2 * delta) - 1), q_high = gamma * (std::exp(2 * delta) - 1);
+    const double q_low = gamma * (std::exp(-2 * delta) - 1),
+                 q_high = gamma * (std::exp(2 * delta) - 1);
     const double cs = 2e-12, cp = 1e-8, ls1 = 2e-3;
     double expected[15] = {};
     expected[2] = (q_high - q_low) / cs;
@@ -145,8 +150,8 @@ TEST_CASE("Hodgkin-Huxley rhs with the driver current") {
                  b_h = 1 / (1 + std::exp(-(V + 35) / 10)),
                  a_n = 0.01 * (V + 55) / (1 - std::exp(-(V + 55) / 10)),
                  b_n = 0.125 * std::exp(-(V + 65) / 80);
-    const double dV = I - g_Na * m * m * m * h * (V - 50) - g_K * n * n * n * n * (V + 77) -
-                      g_L * (V + 54.387);
+    const double dV =
+        I - g_Na * m * m * m * h * (V - 50) - g_K * n * n * n * n * (V + 77) - g_L * (V + 54.387);
     CHECK(f[0] == doctest::Approx(dV).epsilon(1e-13));
     CHECK(f[1] == doctest::Approx(a_m * (1 - m) - b_m * m).epsilon(1e-13));
     CHECK(f[2] == doctest::Approx(a_h * (1 - h) - b_h * h).epsilon(1e-13));

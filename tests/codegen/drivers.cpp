@@ -149,8 +149,7 @@ TEST_CASE("driver splines evaluate on the device as on the host") {
             CAPTURE(boundary);
             CAPTURE(t[k]);
             CHECK(value[k] == doctest::Approx(spline.view().value(t[k])).epsilon(1e-14));
-            CHECK(derivative[k] ==
-                  doctest::Approx(spline.view().derivative(t[k])).epsilon(1e-13));
+            CHECK(derivative[k] == doctest::Approx(spline.view().derivative(t[k])).epsilon(1e-13));
         }
     }
 }
@@ -163,8 +162,7 @@ TEST_CASE("spline fitting rejects bad samples with a reason") {
     CHECK_THROWS_WITH_AS(cubic_spline<double>(short_t, short_y), doctest::Contains("at least 4"),
                          std::invalid_argument);
     CHECK_THROWS_WITH_AS(cubic_spline<double>(t, y, {spline_boundary::periodic}),
-                         doctest::Contains("first and last samples equal"),
-                         std::invalid_argument);
+                         doctest::Contains("first and last samples equal"), std::invalid_argument);
     const std::vector<double> unordered{0, 2, 1, 3};
     CHECK_THROWS_WITH_AS(cubic_spline<double>(unordered, y), doctest::Contains("increase"),
                          std::invalid_argument);
@@ -204,7 +202,8 @@ TEST_CASE("a forced Duffing oscillator reads its driver through rhs and observab
         vector<vector<double, 1>, 2> Jd;
         S{}.driver_jacobian(time, {x, v}, {delta, alpha, beta}, d, Jd);
         CHECK(Jd[1][0] * rate[0] ==
-              doctest::Approx(-2 * std::numbers::pi * std::sin(2 * std::numbers::pi * time)).epsilon(1e-4));
+              doctest::Approx(-2 * std::numbers::pi * std::sin(2 * std::numbers::pi * time))
+                  .epsilon(1e-4));
     }
 }
 

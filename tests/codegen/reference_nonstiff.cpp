@@ -29,8 +29,8 @@ TEST_CASE("generated and hand-written Lorenz integrate to identical states") {
     s.t_end = 2;
     s.dt = 1e-3;
     s.atol = s.rtol = {1e-6};
-    const auto hand = solver<systems::lorenz<float>, tsit5, pi_controller>{}.solve(
-        {n, y0, rho}, s, test_backend{});
+    const auto hand = solver<systems::lorenz<float>, tsit5, pi_controller>{}.solve({n, y0, rho}, s,
+                                                                                   test_backend{});
     const auto generated = solver<catalogue::lorenz<float>, tsit5, pi_controller>{}.solve(
         {n, y0, rho}, s, test_backend{});
     CHECK(generated.final_states == hand.final_states);

@@ -43,14 +43,14 @@ TEST_CASE("a faulting kernel is reported as sticky, and later solves say why the
     const std::vector<double> y0 = {1, 1};
     const solver<faulting_decay, euler, fixed_step> faulting;
 
-    CHECK_THROWS_WITH_AS(faulting.solve({2, y0, std::vector<double>{1, -1}}, settings,
-                                        backends::cuda{}),
-                         doctest::Contains("batch kernel (euler, fixed) failed: "
-                                           "cudaErrorIllegalAddress"),
-                         cuda_error);
+    CHECK_THROWS_WITH_AS(
+        faulting.solve({2, y0, std::vector<double>{1, -1}}, settings, backends::cuda{}),
+        doctest::Contains("batch kernel (euler, fixed) failed: "
+                          "cudaErrorIllegalAddress"),
+        cuda_error);
 
     const solver<systems::exponential_decay<double>, euler, fixed_step> healthy;
-    CHECK_THROWS_WITH_AS(healthy.solve({2, y0, std::vector<double>{1, 2}}, settings,
-                                       backends::cuda{}),
-                         doctest::Contains("this error is sticky"), cuda_error);
+    CHECK_THROWS_WITH_AS(
+        healthy.solve({2, y0, std::vector<double>{1, 2}}, settings, backends::cuda{}),
+        doctest::Contains("this error is sticky"), cuda_error);
 }

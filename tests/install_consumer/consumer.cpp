@@ -13,12 +13,12 @@ int main() {
     cubie::solve_settings<cubie::pi_controller> settings;
     settings.dt = 1.0 / 1024;
     const auto result =
-        cubie::solver<cubie::systems::lorenz<double>, cubie::tsit5, cubie::pi_controller>{}
-            .solve({n, y0, rho}, settings, cubie::backends::host{});
+        cubie::solver<cubie::systems::lorenz<double>, cubie::tsit5, cubie::pi_controller>{}.solve(
+            {n, y0, rho}, settings, cubie::backends::host{});
     const auto generated =
-        cubie::solver<cubie::catalogue::lorenz<double>, cubie::tsit5, cubie::pi_controller>{}
-            .solve({n, y0, rho}, settings, cubie::backends::host{});
-    std::printf("%zu trajectories, %zu + %zu failures\n", result.n_trajectories,
-                result.failures(), generated.failures());
+        cubie::solver<cubie::catalogue::lorenz<double>, cubie::tsit5, cubie::pi_controller>{}.solve(
+            {n, y0, rho}, settings, cubie::backends::host{});
+    std::printf("%zu trajectories, %zu + %zu failures\n", result.n_trajectories, result.failures(),
+                generated.failures());
     return result.failures() + generated.failures() == 0 ? 0 : 1;
 }

@@ -26,13 +26,12 @@ inline constexpr double two_pi = 6.283185307179586;
 /// Largest absolute error of the final state of one fixed-step trajectory.
 template <class System, class Algorithm>
 double fixed_step_error(double t_end, int n_steps, const std::vector<double>& y0,
-                        const std::vector<double>& parameters,
-                        const std::vector<double>& exact) {
+                        const std::vector<double>& parameters, const std::vector<double>& exact) {
     solve_settings<fixed_step> settings;
     settings.t_end = t_end;
     settings.dt = t_end / n_steps;
-    const auto result = solver<System, Algorithm, fixed_step>{}.solve(
-        {1, y0, parameters}, settings, test_backend{});
+    const auto result = solver<System, Algorithm, fixed_step>{}.solve({1, y0, parameters}, settings,
+                                                                      test_backend{});
     REQUIRE(result.statuses[0] == status::success);
     REQUIRE(result.accepted_steps[0] == static_cast<unsigned>(n_steps));
     double err = 0;
@@ -49,8 +48,8 @@ struct kepler_orbit {
     double error(int n_steps) const {
         const auto y0 = kepler_initial_state(eccentricity);
         const auto exact = kepler_solution(eccentricity, two_pi);
-        return fixed_step_error<kepler<double>, Algorithm>(
-            two_pi, n_steps, {y0.begin(), y0.end()}, {}, {exact.begin(), exact.end()});
+        return fixed_step_error<kepler<double>, Algorithm>(two_pi, n_steps, {y0.begin(), y0.end()},
+                                                           {}, {exact.begin(), exact.end()});
     }
 };
 
@@ -68,8 +67,8 @@ struct exponential_growth {
     template <class Algorithm>
     double error(int n_steps) const {
         const double exact = std::exp(10.0);
-        return fixed_step_error<systems::exponential_decay<double>, Algorithm>(
-                   10, n_steps, {1}, {-1}, {exact}) /
+        return fixed_step_error<systems::exponential_decay<double>, Algorithm>(10, n_steps, {1},
+                                                                               {-1}, {exact}) /
                exact;
     }
 };
@@ -97,8 +96,8 @@ void check_convergence_order(const Problem& problem, int n_coarsest, int points)
         sxy += x[i] * y[i];
     }
     const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-    INFO(Algorithm::name << ": measured order " << slope << ", expected " << Algorithm::order
-                         << ";" << sweep.str());
+    INFO(Algorithm::name << ": measured order " << slope << ", expected " << Algorithm::order << ";"
+                         << sweep.str());
     CHECK(std::abs(slope - Algorithm::order) < 0.2);
 }
 

@@ -119,8 +119,7 @@ constexpr bool rows_sum_to_c() {
 template <explicit_tableau T>
 constexpr bool check_tableau() {
     bool ok = T::stages >= 1 && T::order >= 1 && detail::is_explicit<T>() &&
-              detail::rows_sum_to_c<T>() &&
-              detail::satisfies_order_conditions<T>(T::b, T::order);
+              detail::rows_sum_to_c<T>() && detail::satisfies_order_conditions<T>(T::b, T::order);
     if constexpr (embedded_tableau<T>) {
         ok = ok && T::embedded_order >= 1 && T::embedded_order != T::order &&
              detail::satisfies_order_conditions<T>(T::b_hat, T::embedded_order);

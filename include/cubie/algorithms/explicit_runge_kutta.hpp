@@ -37,11 +37,13 @@ struct explicit_runge_kutta {
     /// exponents 1/(q+1). Hairer's combined 5th/3rd-order estimate of DOP853 behaves
     /// like h^8.
     static constexpr int error_estimate_order = [] {
-        if constexpr (dual_embedded_tableau<Tableau>) return Tableau::order - 1;
+        if constexpr (dual_embedded_tableau<Tableau>)
+            return Tableau::order - 1;
         else if constexpr (embedded_tableau<Tableau>)
             return Tableau::order < Tableau::embedded_order ? Tableau::order
                                                             : Tableau::embedded_order;
-        else return 0;
+        else
+            return 0;
     }();
 
     /// One step without error estimate (fixed-step integration). F is f(t, y, dydt), a
@@ -56,10 +58,9 @@ struct explicit_runge_kutta {
 
     /// One step returning the weighted RMS norm of its local error estimate.
     template <class F, class State, int N, class T = typename F::value_type>
-        requires embedded_tableau<Tableau>
-    CUBIE_HD static T step_with_error(const F& f, T t, T dt, const State& y, const State& dydt,
-                                      State& y_new, State& dydt_new,
-                                      const tolerances<T, N>& tol) {
+    requires embedded_tableau<Tableau> CUBIE_HD static T step_with_error(
+        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& dydt_new,
+        const tolerances<T, N>& tol) {
         stage_derivatives<State> k;
         compute_stages(f, t, dt, y, dydt, k, y_new);
         if constexpr (fsal) dydt_new = k[stages - 1];
@@ -87,9 +88,12 @@ private:
 
     template <weights W>
     CUBIE_HD static constexpr double weight(int j) {
-        if constexpr (W == weights::solution) return Tableau::b[j];
-        else if constexpr (W == weights::error) return Tableau::b[j] - Tableau::b_hat[j];
-        else return Tableau::b[j] - Tableau::b_hat_low[j];
+        if constexpr (W == weights::solution)
+            return Tableau::b[j];
+        else if constexpr (W == weights::error)
+            return Tableau::b[j] - Tableau::b_hat[j];
+        else
+            return Tableau::b[j] - Tableau::b_hat_low[j];
     }
 
     /// dt * sum_j w_j k_j over the non-zero weights of kind W.
@@ -108,9 +112,8 @@ private:
     }
 
     template <class F, class State, class T>
-    CUBIE_HD static void compute_stages(const F& f, T t, T dt, const State& y,
-                                        const State& dydt, stage_derivatives<State>& k,
-                                        State& y_new) {
+    CUBIE_HD static void compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
+                                        stage_derivatives<State>& k, State& y_new) {
         k[0] = dydt;
         static_for<stages - 1>([&](auto stage_minus_one) {
             constexpr int s = stage_minus_one + 1;

@@ -70,8 +70,8 @@ struct cuda {
         device_buffer<T> saved_states(result.saved_states.size());
         if (saved_states.size() > 0)  // all bits set: NaN where nothing gets recorded
             CUBIE_CUDA_CHECK(cudaMemset(saved_states.data(), 0xFF, saved_states.bytes()));
-        task.bind({initial_states.data(), parameters.data(), final_states.data(),
-                   statuses.data(), accepted.data(), rejected.data(), saved_states.data()});
+        task.bind({initial_states.data(), parameters.data(), final_states.data(), statuses.data(),
+                   accepted.data(), rejected.data(), saved_states.data()});
 
         using task_type = trajectory_task<Algorithm, Controller, System, Saves>;
         int threads = block_size;
@@ -81,12 +81,11 @@ struct cuda {
             int min_grid = 0, largest = 0;
             CUBIE_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &largest,
                                                                 trajectory_kernel<task_type>));
-            const std::size_t share =
-                (task.n_trajectories + properties.multiProcessorCount - 1) /
-                properties.multiProcessorCount;
+            const std::size_t share = (task.n_trajectories + properties.multiProcessorCount - 1) /
+                                      properties.multiProcessorCount;
             const std::size_t warps = (share + properties.warpSize - 1) / properties.warpSize;
-            threads = static_cast<int>(std::min<std::size_t>(
-                static_cast<std::size_t>(largest), warps * properties.warpSize));
+            threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(largest),
+                                                             warps * properties.warpSize));
         }
         const std::size_t blocks = (task.n_trajectories + threads - 1) / threads;
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
@@ -116,7 +115,8 @@ private:
         cudaFuncAttributes attributes{};
         CUBIE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
         int resident = 0;
-        CUBIE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, 0));
+        CUBIE_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, 0));
         kernel_report r;
         r.configuration = configuration;
         r.registers = attributes.numRegs;
@@ -124,8 +124,8 @@ private:
         r.block_size = threads;
         r.blocks = blocks;
         r.blocks_per_multiprocessor = resident;
-        r.occupancy = static_cast<double>(resident * threads) /
-                      properties.maxThreadsPerMultiProcessor;
+        r.occupancy =
+            static_cast<double>(resident * threads) / properties.maxThreadsPerMultiProcessor;
         return r;
     }
 
@@ -133,8 +133,7 @@ private:
     static void check_kernel(const std::string& method) {
         for (cudaError_t code : {cudaGetLastError(), cudaDeviceSynchronize()}) {
             if (code != cudaSuccess)
-                throw cuda_error(code, "batch kernel (" + method +
-                                           ") failed: " + describe(code));
+                throw cuda_error(code, "batch kernel (" + method + ") failed: " + describe(code));
         }
     }
 };

@@ -20,9 +20,8 @@ struct host {
         for (std::size_t k = 0; k < inputs.drivers.size(); ++k)
             task.settings.drivers[k] = inputs.drivers[k].view();
         task.bind({inputs.initial_states.data(), inputs.parameters.data(),
-                   result.final_states.data(), result.statuses.data(),
-                   result.accepted_steps.data(), result.rejected_steps.data(),
-                   result.saved_states.data()});
+                   result.final_states.data(), result.statuses.data(), result.accepted_steps.data(),
+                   result.rejected_steps.data(), result.saved_states.data()});
         const auto n = static_cast<std::ptrdiff_t>(task.n_trajectories);
         // Adaptive trajectories differ in cost: hand them out in small dynamic chunks.
 #pragma omp parallel for schedule(dynamic, 64)

@@ -13,8 +13,8 @@ namespace cubie {
 template <class T>
 struct batch_inputs {
     std::size_t n_trajectories = 0;
-    std::span<const T> initial_states;  ///< n_states * n_trajectories values
-    std::span<const T> parameters;      ///< n_parameters * n_trajectories values
+    std::span<const T> initial_states;              ///< n_states * n_trajectories values
+    std::span<const T> parameters;                  ///< n_parameters * n_trajectories values
     std::span<const cubic_spline<T>> drivers = {};  ///< n_drivers splines
 };
 

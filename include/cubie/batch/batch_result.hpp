@@ -23,18 +23,18 @@ struct batch_result {
     std::vector<status> statuses;
     std::vector<std::uint32_t> accepted_steps;
     std::vector<std::uint32_t> rejected_steps;
-    std::string backend;  ///< where it ran: "host" or "cuda:<device name>"
+    std::string backend;                  ///< where it ran: "host" or "cuda:<device name>"
     std::optional<kernel_report> kernel;  ///< the cuda backend's launch
-    std::vector<T> save_times;    ///< with save_state: the times states were saved at
-    std::vector<T> saved_states;  ///< with save_state: [save][state][trajectory]
+    std::vector<T> save_times;            ///< with save_state: the times states were saved at
+    std::vector<T> saved_states;          ///< with save_state: [save][state][trajectory]
 
     std::size_t n_saves() const { return save_times.size(); }
 
     T saved_state(std::size_t save, int state, std::size_t trajectory) const {
-        return saved_states.at((save * static_cast<std::size_t>(n_states) +
-                                static_cast<std::size_t>(state)) *
-                                   n_trajectories +
-                               trajectory);
+        return saved_states.at(
+            (save * static_cast<std::size_t>(n_states) + static_cast<std::size_t>(state)) *
+                n_trajectories +
+            trajectory);
     }
 
     T final_state(int state, std::size_t trajectory) const {
@@ -43,9 +43,8 @@ struct batch_result {
 
     /// Trajectories whose status is not success.
     std::size_t failures() const {
-        return static_cast<std::size_t>(
-            std::count_if(statuses.begin(), statuses.end(),
-                          [](status s) { return s != status::success; }));
+        return static_cast<std::size_t>(std::count_if(
+            statuses.begin(), statuses.end(), [](status s) { return s != status::success; }));
     }
 };
 

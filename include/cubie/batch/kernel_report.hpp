@@ -9,13 +9,13 @@
 namespace cubie {
 
 struct kernel_report {
-    std::string configuration;  ///< "method, controller"
-    int registers = 0;          ///< per thread
+    std::string configuration;    ///< "method, controller"
+    int registers = 0;            ///< per thread
     std::size_t local_bytes = 0;  ///< per thread; non-zero means arrays spilled to memory
     int block_size = 0;
     std::size_t blocks = 0;
     int blocks_per_multiprocessor = 0;
-    double occupancy = 0;  ///< resident threads over the multiprocessor's maximum
+    double occupancy = 0;    ///< resident threads over the multiprocessor's maximum
     float milliseconds = 0;  ///< the kernel alone, between CUDA events
 
     std::string to_string() const {

@@ -68,7 +68,8 @@ public:
             check_sizes(inputs);
             trajectory_task<Algorithm, Controller, System, saves_states> task{
                 system_, integration, inputs.n_trajectories};
-            if constexpr (saves_states) task.schedule = make_schedule(settings);
+            if constexpr (saves_states)
+                task.schedule = make_schedule(settings);
             else if (settings.save_every != 0)
                 invalid_setting("save_every", settings.save_every,
                                 "but this solver saves no states: add cubie::save_state to its "
@@ -81,29 +82,26 @@ public:
     }
 
 private:
-    static void check_size(const char* what, std::size_t got, int per_trajectory,
-                           std::size_t n) {
+    static void check_size(const char* what, std::size_t got, int per_trajectory, std::size_t n) {
         const std::size_t expected = static_cast<std::size_t>(per_trajectory) * n;
         if (got != expected)
             throw std::invalid_argument(std::string("input ") + what + " has " +
                                         std::to_string(got) + " values; expected " +
-                                        std::to_string(per_trajectory) + " x " +
-                                        std::to_string(n) + " trajectories = " +
-                                        std::to_string(expected) +
+                                        std::to_string(per_trajectory) + " x " + std::to_string(n) +
+                                        " trajectories = " + std::to_string(expected) +
                                         ", laid out [variable][trajectory]");
     }
 
     static void check_sizes(const batch_inputs<value_type>& in) {
         // The largest per-trajectory array must be addressable.
-        constexpr auto widest = static_cast<std::size_t>(
-            std::max({System::n_states, System::n_parameters, 1}));
+        constexpr auto widest =
+            static_cast<std::size_t>(std::max({System::n_states, System::n_parameters, 1}));
         if (in.n_trajectories >
             std::numeric_limits<std::size_t>::max() / sizeof(value_type) / widest)
-            throw std::invalid_argument("input n_trajectories = " +
-                                        std::to_string(in.n_trajectories) +
-                                        " is too large: its arrays exceed the address space");
-        check_size("initial_states", in.initial_states.size(), System::n_states,
-                   in.n_trajectories);
+            throw std::invalid_argument(
+                "input n_trajectories = " + std::to_string(in.n_trajectories) +
+                " is too large: its arrays exceed the address space");
+        check_size("initial_states", in.initial_states.size(), System::n_states, in.n_trajectories);
         check_size("parameters", in.parameters.size(), System::n_parameters, in.n_trajectories);
         if (in.drivers.size() != static_cast<std::size_t>(System::n_drivers))
             throw std::invalid_argument("input drivers has " + std::to_string(in.drivers.size()) +
@@ -118,9 +116,9 @@ private:
             // Fixed steps reach save times only when they are whole numbers of steps.
             const double steps = s.save_every / s.dt;
             if (std::abs(steps - std::round(steps)) > 1e-9 * std::max(1.0, steps))
-                invalid_setting("save_every", s.save_every,
-                                "is not a whole number of fixed steps of dt = " +
-                                    format_value(s.dt));
+                invalid_setting(
+                    "save_every", s.save_every,
+                    "is not a whole number of fixed steps of dt = " + format_value(s.dt));
         }
         return schedule;
     }
@@ -138,8 +136,8 @@ private:
             const std::size_t saves = schedule.count();
             for (std::uint32_t k = 0; k < saves; ++k) r.save_times.push_back(schedule.time(k));
             const std::size_t per_save = static_cast<std::size_t>(System::n_states) * n;
-            if (n > 0 && saves > std::numeric_limits<std::size_t>::max() / sizeof(value_type) /
-                                     per_save)
+            if (n > 0 &&
+                saves > std::numeric_limits<std::size_t>::max() / sizeof(value_type) / per_save)
                 throw std::invalid_argument("saved states of " + std::to_string(saves) +
                                             " saves x " + std::to_string(per_save) +
                                             " values exceed the address space");

@@ -28,8 +28,7 @@ struct batch_arrays {
     T* saved_states;  ///< [save][state][trajectory]; null when nothing is saved
 };
 
-template <class Algorithm, step_controller Controller, ode_system System,
-          bool SavesStates = false>
+template <class Algorithm, step_controller Controller, ode_system System, bool SavesStates = false>
 struct trajectory_task {
     using T = typename System::value_type;
     static constexpr bool saves_states = SavesStates;
@@ -55,8 +54,8 @@ struct trajectory_task {
         accepted_steps = {a.accepted_steps, 1, n_trajectories};
         rejected_steps = {a.rejected_steps, 1, n_trajectories};
         if constexpr (SavesStates)
-            saved_states = {a.saved_states,
-                            static_cast<int>(schedule.count()) * System::n_states, n_trajectories};
+            saved_states = {a.saved_states, static_cast<int>(schedule.count()) * System::n_states,
+                            n_trajectories};
     }
 
     CUBIE_HD void operator()(std::size_t i) const {

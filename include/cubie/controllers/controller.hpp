@@ -35,13 +35,14 @@ concept step_controller = requires {
 };
 
 template <class C>
-concept adaptive_controller =
-    step_controller<C> && C::adaptive &&
+concept adaptive_controller = step_controller<C> && C::adaptive &&
     requires(const typename C::settings& s, typename C::template state<float>& st,
              const typename C::template parameters<float>& p) {
-        s.validate();
-        { s.template make_parameters<float>(4) } -> std::same_as<typename C::template parameters<float>>;
-        { C::decide(p, st, 1.0f, 1.0f) } -> std::same_as<step_decision<float>>;
-    };
+    s.validate();
+    {
+        s.template make_parameters<float>(4)
+        } -> std::same_as<typename C::template parameters<float>>;
+    { C::decide(p, st, 1.0f, 1.0f) } -> std::same_as<step_decision<float>>;
+};
 
 }  // namespace cubie

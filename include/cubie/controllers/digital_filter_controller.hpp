@@ -46,23 +46,20 @@ struct digital_filter_controller {
                 if (!cuda::std::isfinite(beta[i]))
                     invalid_setting("controller.beta[" + std::to_string(i) + "]", beta[i],
                                     "must be finite");
-            if (!(beta[0] > 0))
-                invalid_setting("controller.beta[0]", beta[0], "must be positive");
+            if (!(beta[0] > 0)) invalid_setting("controller.beta[0]", beta[0], "must be positive");
         }
 
         template <class T>
         parameters<T> make_parameters(int error_estimate_order) const {
             const double inv = 1.0 / (error_estimate_order + 1);
-            parameters<T> p{
-                factor_bounds<T>::from(limits), {}, T(inv)};
+            parameters<T> p{factor_bounds<T>::from(limits), {}, T(inv)};
             for (int i = 0; i < History; ++i) p.exponents[i] = T(beta[i] * inv);
             return p;
         }
     };
 
     template <class T>
-    CUBIE_HD static step_decision<T> decide(const parameters<T>& p, state<T>& s, T /*dt*/,
-                                            T err) {
+    CUBIE_HD static step_decision<T> decide(const parameters<T>& p, state<T>& s, T /*dt*/, T err) {
         if (!(err <= T(1))) {  // rejected, or err is NaN
             const T factor = cuda::std::isfinite(err)
                                  ? p.bounds.safety * cuda::std::pow(err, -p.reject_exponent)
@@ -70,13 +67,12 @@ struct digital_filter_controller {
             s.after_rejection = true;
             return {false, p.bounds.clamp(factor, true)};
         }
-CUBIE_UNROLL
+        CUBIE_UNROLL
         for (int i = History - 1; i > 0; --i) s.errors[i] = s.errors[i - 1];
         s.errors[0] = floored_error(err);
         T factor = p.bounds.safety;
-CUBIE_UNROLL
-        for (int i = 0; i < History; ++i)
-            factor *= cuda::std::pow(s.errors[i], -p.exponents[i]);
+        CUBIE_UNROLL
+        for (int i = 0; i < History; ++i) factor *= cuda::std::pow(s.errors[i], -p.exponents[i]);
         const bool limit_growth = s.after_rejection;
         s.after_rejection = false;
         return {true, p.bounds.clamp(factor, limit_growth)};
@@ -84,9 +80,12 @@ CUBIE_UNROLL
 
 private:
     static constexpr vector<double, History> default_beta() {
-        if constexpr (History == 1) return {1.0};
-        else if constexpr (History == 2) return {0.7, -0.4};         // PI34
-        else return {1.0 / 18, 1.0 / 9, 1.0 / 18};                   // H312PID
+        if constexpr (History == 1)
+            return {1.0};
+        else if constexpr (History == 2)
+            return {0.7, -0.4};  // PI34
+        else
+            return {1.0 / 18, 1.0 / 9, 1.0 / 18};  // H312PID
     }
     template <class T>
     CUBIE_HD static constexpr vector<T, History> filled(T v) {

@@ -30,7 +30,7 @@ template <class T, int N>
 CUBIE_HD T weighted_rms_norm(const vector<T, N>& e, const tolerances<T, N>& tol,
                              const vector<T, N>& y, const vector<T, N>& y_new) {
     T sum = 0;
-CUBIE_UNROLL
+    CUBIE_UNROLL
     for (int i = 0; i < N; ++i) {
         const T r = e[i] / error_scale(tol, y, y_new, i);
         sum += r * r;

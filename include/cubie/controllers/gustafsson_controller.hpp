@@ -44,9 +44,8 @@ struct gustafsson_controller {
     CUBIE_HD static step_decision<T> decide(const parameters<T>& p, state<T>& s, T dt, T err) {
         using cuda::std::pow;
         if (!(err <= T(1))) {
-            const T factor = cuda::std::isfinite(err)
-                                 ? p.bounds.safety * pow(err, -p.exponent)
-                                 : p.bounds.min_factor;
+            const T factor = cuda::std::isfinite(err) ? p.bounds.safety * pow(err, -p.exponent)
+                                                      : p.bounds.min_factor;
             s.after_rejection = true;
             return {false, p.bounds.clamp(factor, true)};
         }

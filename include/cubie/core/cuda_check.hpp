@@ -13,8 +13,7 @@ namespace cubie {
 
 class cuda_error : public std::runtime_error {
 public:
-    cuda_error(cudaError_t code, const std::string& what)
-        : std::runtime_error(what), code_(code) {}
+    cuda_error(cudaError_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
     cudaError_t code() const noexcept { return code_; }
 
 private:
@@ -43,8 +42,9 @@ inline bool is_sticky(cudaError_t code) {
 inline std::string describe(cudaError_t code) {
     std::string text = std::string(cudaGetErrorName(code)) + " (" + cudaGetErrorString(code) + ")";
     if (is_sticky(code))
-        text += "; this error is sticky: a kernel faulted, the CUDA context of this process is "
-                "unusable and every later CUDA call fails; restart the process";
+        text +=
+            "; this error is sticky: a kernel faulted, the CUDA context of this process is "
+            "unusable and every later CUDA call fails; restart the process";
     return text;
 }
 

@@ -24,7 +24,9 @@ public:
         if (event_ != nullptr) static_cast<void>(cudaEventDestroy(event_));
     }
 
-    void record(cudaStream_t stream = nullptr) { CUBIE_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+    void record(cudaStream_t stream = nullptr) {
+        CUBIE_CUDA_CHECK(cudaEventRecord(event_, stream));
+    }
 
     /// Milliseconds from `start` to this event; waits for this event to complete.
     float milliseconds_since(const cuda_event& start) const {

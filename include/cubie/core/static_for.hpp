@@ -14,7 +14,8 @@ template <int Count, class Body>
 CUBIE_HD constexpr void static_for(Body&& body) {
     [&]<int... I>(cuda::std::integer_sequence<int, I...>) {
         (body(cuda::std::integral_constant<int, I>{}), ...);
-    }(cuda::std::make_integer_sequence<int, Count>{});
+    }
+    (cuda::std::make_integer_sequence<int, Count>{});
 }
 
 }  // namespace cubie

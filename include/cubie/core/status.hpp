@@ -20,11 +20,16 @@ enum class status : std::uint8_t {
 /// Human-readable name of a status, for messages and CSV output.
 constexpr const char* to_string(status s) {
     switch (s) {
-        case status::success: return "success";
-        case status::max_steps_exceeded: return "max_steps_exceeded";
-        case status::step_size_underflow: return "step_size_underflow";
-        case status::nonfinite_state: return "nonfinite_state";
-        case status::nonfinite_input: return "nonfinite_input";
+        case status::success:
+            return "success";
+        case status::max_steps_exceeded:
+            return "max_steps_exceeded";
+        case status::step_size_underflow:
+            return "step_size_underflow";
+        case status::nonfinite_state:
+            return "nonfinite_state";
+        case status::nonfinite_input:
+            return "nonfinite_input";
     }
     return "unknown";
 }

@@ -102,8 +102,9 @@ inline std::vector<double> spline_slopes(std::span<const double> t, std::span<co
             b[0] = dx[1], c[0] = d0;
             r[0] = ((dx[0] + 2 * d0) * dx[1] * m[0] + dx[0] * dx[0] * m[1]) / d0;
             a[n] = dn, b[n] = dx[n - 2];
-            r[n] = (dx[n - 1] * dx[n - 1] * m[n - 2] + (2 * dn + dx[n - 1]) * dx[n - 2] * m[n - 1]) /
-                   dn;
+            r[n] =
+                (dx[n - 1] * dx[n - 1] * m[n - 2] + (2 * dn + dx[n - 1]) * dx[n - 2] * m[n - 1]) /
+                dn;
             break;
         }
         case spline_boundary::periodic:
@@ -115,9 +116,7 @@ inline std::vector<double> spline_slopes(std::span<const double> t, std::span<co
 
 inline void check_spline_samples(std::span<const double> t, std::span<const double> y,
                                  const spline_options& options) {
-    auto fail = [](const std::string& why) {
-        throw std::invalid_argument("cubic spline: " + why);
-    };
+    auto fail = [](const std::string& why) { throw std::invalid_argument("cubic spline: " + why); };
     if (t.size() != y.size())
         fail(std::to_string(t.size()) + " knots but " + std::to_string(y.size()) + " samples");
     const bool needs_four = options.boundary == spline_boundary::not_a_knot ||

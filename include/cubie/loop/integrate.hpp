@@ -38,9 +38,9 @@ CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
 /// or the last finite state reached when the status is not success.
 ///
 /// The recorder (outputs/save_state.hpp) names the next time it needs the state at,
-/// next_time(), and takes it, record(y); one whose `records` is false costs nothing. Adaptive steps are shortened to land on those
-/// times; fixed steps reach them within half a step (save times are whole numbers of
-/// steps). Save times after a failure are never recorded.
+/// next_time(), and takes it, record(y); one whose `records` is false costs nothing. Adaptive steps
+/// are shortened to land on those times; fixed steps reach them within half a step (save times are
+/// whole numbers of steps). Save times after a failure are never recorded.
 template <class Algorithm, step_controller Controller, ode_system System, class Recorder>
 CUBIE_HD status integrate(const System& sys,
                           const integration_settings<Algorithm, Controller, System>& s,
@@ -106,9 +106,9 @@ CUBIE_HD status integrate(const System& sys,
             derivative_at(t);
             const T err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol);
             const bool finite = cuda::std::isfinite(err) && detail::all_finite(y_new);
-            const step_decision<T> decision = Controller::decide(
-                s.controller, controller_state, h,
-                finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
+            const step_decision<T> decision =
+                Controller::decide(s.controller, controller_state, h,
+                                   finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
             last_failure_nonfinite = !finite;
             T dt_next = decision.factor * h;
             if (decision.accept) {

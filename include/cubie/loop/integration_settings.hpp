@@ -26,8 +26,7 @@ struct controller_parameters_of<Controller, T, true> {
 template <class Algorithm, step_controller Controller, ode_system System>
 struct integration_settings {
     using value_type = typename System::value_type;
-    using controller_parameters =
-        typename controller_parameters_of<Controller, value_type>::type;
+    using controller_parameters = typename controller_parameters_of<Controller, value_type>::type;
 
     value_type t0, t_end, dt, dt_min, dt_max;
     std::uint32_t max_steps;

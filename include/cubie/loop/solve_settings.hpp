@@ -82,13 +82,13 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
     if (!std::isfinite(s.t_end)) invalid_setting("t_end", s.t_end, "must be finite");
     if (s.t_end < s.t0)
         invalid_setting("t_end", s.t_end, "must not be before t0 = " + format_value(s.t0));
-    if (!(s.dt > 0) || !std::isfinite(s.dt)) invalid_setting("dt", s.dt, "must be positive and finite");
+    if (!(s.dt > 0) || !std::isfinite(s.dt))
+        invalid_setting("dt", s.dt, "must be positive and finite");
     detail::check_representable<T>("t0", s.t0);
     detail::check_representable<T>("t_end", s.t_end);
     detail::check_representable<T>("dt", s.dt);
     if (s.max_steps == 0 || s.max_steps > std::numeric_limits<std::uint32_t>::max())
-        invalid_setting("max_steps", static_cast<double>(s.max_steps),
-                        "must lie in [1, 2^32 - 1]");
+        invalid_setting("max_steps", static_cast<double>(s.max_steps), "must lie in [1, 2^32 - 1]");
     if (s.t_end > s.t0 && static_cast<T>(s.t_end) == static_cast<T>(s.t0))
         invalid_setting("t_end", s.t_end,
                         "equals t0 in the working precision; the interval is empty");
@@ -129,8 +129,7 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
         }
         out.dt_min = T(s.dt_min);
         out.dt_max = std::isfinite(s.dt_max) ? T(s.dt_max) : std::numeric_limits<T>::max();
-        out.controller =
-            s.controller.template make_parameters<T>(Algorithm::error_estimate_order);
+        out.controller = s.controller.template make_parameters<T>(Algorithm::error_estimate_order);
     } else {
         const std::uint64_t steps = detail::fixed_step_count(s.t_end - s.t0, s.dt);
         if (steps > s.max_steps)

@@ -35,9 +35,9 @@ struct save_schedule {
     T t0 = 0;
     T t_end = 0;
     T save_every = 0;
-    std::uint32_t first_k = 1;    ///< 0 when t0 itself is saved
-    std::uint32_t last_k = 0;     ///< largest k with t0 + k save_every <= t_end
-    bool final_point = false;     ///< t_end saved after the regular points
+    std::uint32_t first_k = 1;  ///< 0 when t0 itself is saved
+    std::uint32_t last_k = 0;   ///< largest k with t0 + k save_every <= t_end
+    bool final_point = false;   ///< t_end saved after the regular points
 
     CUBIE_HD std::uint32_t count() const {
         return (last_k + 1 - first_k) + (final_point ? 1u : 0u);
@@ -52,8 +52,8 @@ struct save_schedule {
 /// The save times for settings t0, t_end, save_every, save_initial, save_final (double,
 /// as the user gave them). Throws std::invalid_argument for an unusable save_every.
 template <class T>
-save_schedule<T> make_save_schedule(double t0, double t_end, double save_every,
-                                    bool save_initial, bool save_final) {
+save_schedule<T> make_save_schedule(double t0, double t_end, double save_every, bool save_initial,
+                                    bool save_final) {
     if (!(save_every > 0) || !std::isfinite(save_every))
         invalid_setting("save_every", save_every,
                         "must be positive and finite when states are saved");
@@ -71,7 +71,8 @@ save_schedule<T> make_save_schedule(double t0, double t_end, double save_every,
     s.first_k = save_initial ? 0 : 1;
     s.last_k = static_cast<std::uint32_t>(last);
     const double last_time = t0 + last * save_every;
-    s.final_point = save_final && std::abs(t_end - last_time) > 1e-9 * std::max(1.0, std::abs(t_end));
+    s.final_point =
+        save_final && std::abs(t_end - last_time) > 1e-9 * std::max(1.0, std::abs(t_end));
     if (s.count() == 0)
         invalid_setting("save_every", save_every,
                         "is longer than the interval and neither save_initial nor save_final is "

@@ -15,8 +15,7 @@ struct exponential_decay {
     static constexpr int n_drivers = 0;
 
     CUBIE_HD void rhs(T, const state_t<exponential_decay>& y,
-                      const parameters_t<exponential_decay>& p,
-                      const drivers_t<exponential_decay>&,
+                      const parameters_t<exponential_decay>& p, const drivers_t<exponential_decay>&,
                       state_t<exponential_decay>& dydt) const {
         dydt[0] = -p[0] * y[0];
     }

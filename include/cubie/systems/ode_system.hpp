@@ -36,43 +36,39 @@ template <class S>
 using jacobian_t = vector<state_t<S>, S::n_states>;  ///< row i: d f_i / d y
 
 template <class S>
-concept ode_system =
-    std::floating_point<typename S::value_type> && (S::n_states >= 1) &&
-    (S::n_parameters >= 0) && (S::n_observables >= 0) && (S::n_drivers >= 0) &&
-    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
-             const parameters_t<S>& p, const drivers_t<S>& d, state_t<S>& dydt) {
-        sys.rhs(t, y, p, d, dydt);
-    };
+concept ode_system = std::floating_point<typename S::value_type> &&(S::n_states >= 1) &&
+                     (S::n_parameters >= 0) && (S::n_observables >= 0) && (S::n_drivers >= 0) &&
+                     requires(const S& sys, typename S::value_type t, const state_t<S>& y,
+                              const parameters_t<S>& p, const drivers_t<S>& d, state_t<S>& dydt) {
+    sys.rhs(t, y, p, d, dydt);
+};
 
 template <class S>
-concept has_observables =
-    ode_system<S> &&
-    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
-             const parameters_t<S>& p, const drivers_t<S>& d, observables_t<S>& out) {
-        sys.observables(t, y, p, d, out);
-    };
+concept has_observables = ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,
+             const drivers_t<S>& d, observables_t<S>& out) {
+    sys.observables(t, y, p, d, out);
+};
 
 template <class S>
-concept has_jacobian =
-    ode_system<S> &&
-    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
-             const parameters_t<S>& p, const drivers_t<S>& d, jacobian_t<S>& J) {
-        sys.jacobian(t, y, p, d, J);
-    };
+concept has_jacobian = ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,
+             const drivers_t<S>& d, jacobian_t<S>& J) {
+    sys.jacobian(t, y, p, d, J);
+};
 
 template <class S>
-concept has_jvp =
-    ode_system<S> &&
-    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
-             const parameters_t<S>& p, const drivers_t<S>& d, const state_t<S>& v,
-             state_t<S>& jv) { sys.jvp(t, y, p, d, v, jv); };
+concept has_jvp = ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,
+             const drivers_t<S>& d, const state_t<S>& v, state_t<S>& jv) {
+    sys.jvp(t, y, p, d, v, jv);
+};
 
 template <class S>
-concept has_time_derivative =
-    ode_system<S> &&
-    requires(const S& sys, typename S::value_type t, const state_t<S>& y,
-             const parameters_t<S>& p, const drivers_t<S>& d, state_t<S>& dfdt) {
-        sys.time_derivative(t, y, p, d, dfdt);
-    };
+concept has_time_derivative = ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,
+             const drivers_t<S>& d, state_t<S>& dfdt) {
+    sys.time_derivative(t, y, p, d, dfdt);
+};
 
 }  // namespace cubie

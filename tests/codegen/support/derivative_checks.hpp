@@ -58,7 +58,9 @@ inline bool close(double a, double b, double row_scale, double tolerance) {
     return std::abs(a - b) <= tolerance * (row_scale + std::abs(b)) + 1e-300;
 }
 
-inline double step_for(double x) { return 1e-6 * std::max(std::abs(x), 1e-3); }
+inline double step_for(double x) {
+    return 1e-6 * std::max(std::abs(x), 1e-3);
+}
 
 template <class S>
 void check_derivatives(const char* name, const point_ranges& ranges, int points = 5,
@@ -76,8 +78,8 @@ void check_derivatives(const char* name, const point_ranges& ranges, int points 
         jacobian_t<S> fd{};
         for (int j = 0; j < n; ++j) {
             const double h = step_for(x.y[j]);
-            const state_t<S> column = central_difference(
-                sys, x, h, [j](sample_point<S>& q, double dh) { q.y[j] += dh; });
+            const state_t<S> column =
+                central_difference(sys, x, h, [j](sample_point<S>& q, double dh) { q.y[j] += dh; });
             for (int i = 0; i < n; ++i) fd[i][j] = column[i];
         }
         state_t<S> row_scale{};

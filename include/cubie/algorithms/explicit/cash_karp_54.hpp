@@ -21,8 +21,8 @@ struct cash_karp_54_tableau {
         {1631.0 / 55296, 175.0 / 512, 575.0 / 13824, 44275.0 / 110592, 253.0 / 4096, 0},
     };
     static constexpr double b[6] = {37.0 / 378, 0, 250.0 / 621, 125.0 / 594, 0, 512.0 / 1771};
-    static constexpr double b_hat[6] = {2825.0 / 27648, 0, 18575.0 / 48384, 13525.0 / 55296,
-                                        277.0 / 14336, 1.0 / 4};
+    static constexpr double b_hat[6] = {2825.0 / 27648, 0,      18575.0 / 48384, 13525.0 / 55296,
+                                        277.0 / 14336,  1.0 / 4};
     static constexpr double c[6] = {0, 1.0 / 5, 3.0 / 10, 3.0 / 5, 1, 7.0 / 8};
 };
 static_assert(check_tableau<cash_karp_54_tableau>());

@@ -21,8 +21,8 @@ struct fehlberg_45_tableau {
         {-8.0 / 27, 2, -3544.0 / 2565, 1859.0 / 4104, -11.0 / 40, 0},
     };
     static constexpr double b[6] = {25.0 / 216, 0, 1408.0 / 2565, 2197.0 / 4104, -1.0 / 5, 0};
-    static constexpr double b_hat[6] = {16.0 / 135, 0, 6656.0 / 12825, 28561.0 / 56430,
-                                        -9.0 / 50, 2.0 / 55};
+    static constexpr double b_hat[6] = {16.0 / 135,      0,         6656.0 / 12825,
+                                        28561.0 / 56430, -9.0 / 50, 2.0 / 55};
     static constexpr double c[6] = {0, 1.0 / 4, 3.0 / 8, 12.0 / 13, 1, 1.0 / 2};
 };
 static_assert(check_tableau<fehlberg_45_tableau>());
