@@ -107,10 +107,14 @@ TEST_CASE("save counts and times are exact, also where float rounding would drif
     CHECK(decay_series<float>(0, 1, 0.1, true, false).n_saves() == 11);
     CHECK(decay_series<float>(0, 1, 0.1, true, true).n_saves() == 11);  // 1.0 saved once
 
-    // (0.7 - 0.1) / 0.2 = 2.9999999999999996 in double: still three saves.
+    // (0.7 - 0.1) / 0.2 = 2.9999999999999996 in double: still three saves. In float,
+    // 0.1f + 3 * 0.2f rounds above 0.7f: the last save is still taken, at t_end.
     r = decay_series<float>(0.1, 0.7, 0.2, false, false);
     REQUIRE(r.n_saves() == 3);
-    CHECK(r.save_times[2] == doctest::Approx(0.7));
+    CHECK(r.save_times[2] == 0.7f);
+    for (std::size_t k = 0; k < 3; ++k)
+        CHECK(r.saved_state(k, 0, 0) ==
+              doctest::Approx(std::exp(-(r.save_times[k] - 0.1))).epsilon(1e-4));
     CHECK(decay_series<double>(0.1, 0.7, 0.2, false, false).n_saves() == 3);
 
     const auto partial = decay_series<double>(0, 1, 0.3, false, true);

@@ -9,6 +9,7 @@
 // Saved states are laid out [save][state][trajectory] (the trajectory index fastest, so a
 // warp's stores coalesce).
 
+#include <cuda/std/cmath>
 #include <cuda/std/limits>
 
 #include <algorithm>
@@ -42,10 +43,11 @@ struct save_schedule {
     CUBIE_HD std::uint32_t count() const {
         return (last_k + 1 - first_k) + (final_point ? 1u : 0u);
     }
-    /// Time of save number `index` (0-based).
+    /// Time of save number `index` (0-based). Rounding in the working precision may put
+    /// t0 + k save_every just past t_end, where no step would reach it: clamped.
     CUBIE_HD T time(std::uint32_t index) const {
         const std::uint32_t k = first_k + index;
-        return k <= last_k ? t0 + T(k) * save_every : t_end;
+        return k <= last_k ? cuda::std::fmin(t0 + T(k) * save_every, t_end) : t_end;
     }
 };
 
