@@ -22,10 +22,6 @@ public:
         return data_[static_cast<std::size_t>(variable) * n_trajectories_ + trajectory];
     }
 
-    CUBIE_HD T* data() const { return data_; }
-    CUBIE_HD int n_variables() const { return n_variables_; }
-    CUBIE_HD std::size_t n_trajectories() const { return n_trajectories_; }
-
 private:
     T* data_ = nullptr;
     int n_variables_ = 0;

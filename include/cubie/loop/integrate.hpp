@@ -72,8 +72,8 @@ CUBIE_HD status integrate(const System& sys,
             return true;
         };
         if constexpr (Algorithm::fsal) f(s.t0, y, dydt);
-        // Two steps per iteration on the device: 10% faster for RK4 on Lorenz at N >= 2^20
-        // (bench/RESULTS.md), at some cost for batches too small to fill the device.
+            // Two steps per iteration on the device: 10% faster for RK4 on Lorenz at N >= 2^20
+            // (bench/RESULTS.md), at some cost for batches too small to fill the device.
 #if defined(__CUDA_ARCH__)
 #pragma unroll 2
 #endif

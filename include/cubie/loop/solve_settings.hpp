@@ -101,6 +101,9 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
     s.controller.validate();
 
     if constexpr (Controller::adaptive) {
+        static_assert(adaptive_controller<Controller>,
+                      "an adaptive controller needs settings (validate, make_parameters), "
+                      "state<T>, parameters<T> and decide(): see controllers/controller.hpp");
         static_assert(Algorithm::has_error_estimate,
                       "adaptive controllers need an algorithm with an embedded error "
                       "estimate; use fixed_step with this method");
