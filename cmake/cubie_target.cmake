@@ -14,3 +14,26 @@ target_compile_options(cubie INTERFACE
 # Debug builds check bounds: libcu++'s assertions (cuda::std::array indexing) and the
 # library's own views (assert).
 target_compile_definitions(cubie INTERFACE $<$<CONFIG:Debug>:CCCL_ENABLE_ASSERTIONS>)
+
+# Boost, headers only (Hana composes output policies at compile time). Two ways to find it:
+# - a Boost that installed its CMake package (BoostConfig.cmake, e.g. libboost-dev):
+#   find_package in config mode, which defines Boost::headers;
+# - a bare copy of the headers, <prefix>/include/boost (as carried to machines without
+#   Boost, configured with -DCMAKE_PREFIX_PATH=<prefix>): find_path of boost/hana.hpp,
+#   which searches CMAKE_PREFIX_PATH and the system include folders; Boost::headers is
+#   then defined here. cmake/cubie-config.cmake.in repeats this for installed consumers.
+find_package(Boost CONFIG QUIET)
+if(NOT TARGET Boost::headers)
+  find_path(CUBIE_BOOST_INCLUDE_DIR boost/hana.hpp DOC "Folder holding boost/hana.hpp")
+  if(NOT CUBIE_BOOST_INCLUDE_DIR)
+    message(FATAL_ERROR
+      "cubie needs the Boost headers (Boost.Hana) and found neither a Boost CMake package "
+      "nor boost/hana.hpp. Install them (tools/setup.sh installs libboost-dev), or pass "
+      "-DCMAKE_PREFIX_PATH=<prefix> where <prefix>/include/boost/hana.hpp exists, or set "
+      "CUBIE_BOOST_INCLUDE_DIR to the folder that holds boost/.")
+  endif()
+  add_library(Boost::headers INTERFACE IMPORTED)
+  set_target_properties(Boost::headers PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${CUBIE_BOOST_INCLUDE_DIR}")
+endif()
+target_link_libraries(cubie INTERFACE Boost::headers)

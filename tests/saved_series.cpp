@@ -5,8 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/systems/exponential_decay.hpp"
 #include "cubie/systems/lorenz.hpp"
+#include "support/series_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
@@ -41,34 +40,10 @@ batch_result<T> decay_series(double t0, double t_end, double save_every, bool in
     return decay_saver<T>{}.solve({1, y0, k}, s, test_backend{});
 }
 
-struct series_reference {
-    std::vector<double> rho, t, x, y, z;  // rows of trajectory-major order
-};
-
-series_reference read_series() {
-    std::ifstream in(std::string(CUBIE_TEST_DATA_DIR) + "/lorenz_series_reference.csv");
-    REQUIRE(in.good());
-    series_reference r;
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line)) {
-        std::istringstream row(line);
-        std::string cell[6];
-        for (auto& c : cell) std::getline(row, c, ',');
-        r.rho.push_back(std::stod(cell[1]));
-        r.t.push_back(std::stod(cell[2]));
-        r.x.push_back(std::stod(cell[3]));
-        r.y.push_back(std::stod(cell[4]));
-        r.z.push_back(std::stod(cell[5]));
-    }
-    REQUIRE(r.t.size() == 4 * 21);
-    return r;
-}
-
 /// Largest error of the saved Lorenz series (4 trajectories, t = 0.05 k) against SciPy.
 template <class T, class Algorithm, class Controller>
 double lorenz_series_error(const solve_settings<Controller>& s) {
-    const auto ref = read_series();
+    const auto ref = cubie::testing::read_series_reference("lorenz_series_reference.csv", 4 * 21);
     const std::vector<T> y0 = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     const std::vector<T> rho = {0, 7, 14, 21};
     const auto r = solver<systems::lorenz<T>, Algorithm, Controller, save_state>{}.solve(
@@ -80,9 +55,9 @@ double lorenz_series_error(const solve_settings<Controller>& s) {
         for (std::size_t k = 0; k < 21; ++k) {
             const std::size_t row = traj * 21 + k;
             CHECK(static_cast<double>(r.save_times[k]) == doctest::Approx(ref.t[row]));
-            err = std::fmax(err, std::abs(r.saved_state(k, 0, traj) - ref.x[row]));
-            err = std::fmax(err, std::abs(r.saved_state(k, 1, traj) - ref.y[row]));
-            err = std::fmax(err, std::abs(r.saved_state(k, 2, traj) - ref.z[row]));
+            err = std::fmax(err, std::abs(r.saved_value(k, 0, traj) - ref.x[row]));
+            err = std::fmax(err, std::abs(r.saved_value(k, 1, traj) - ref.y[row]));
+            err = std::fmax(err, std::abs(r.saved_value(k, 2, traj) - ref.z[row]));
         }
     }
     return err;
@@ -113,19 +88,19 @@ TEST_CASE("save counts and times are exact, also where float rounding would drif
     REQUIRE(r.n_saves() == 3);
     CHECK(r.save_times[2] == 0.7f);
     for (std::size_t k = 0; k < 3; ++k)
-        CHECK(r.saved_state(k, 0, 0) ==
+        CHECK(r.saved_value(k, 0, 0) ==
               doctest::Approx(std::exp(-(r.save_times[k] - 0.1))).epsilon(1e-4));
     CHECK(decay_series<double>(0.1, 0.7, 0.2, false, false).n_saves() == 3);
 
     const auto partial = decay_series<double>(0, 1, 0.3, false, true);
     REQUIRE(partial.n_saves() == 4);  // 0.3, 0.6, 0.9 and t_end
     CHECK(partial.save_times[3] == 1.0);
-    CHECK(partial.saved_state(3, 0, 0) == partial.final_state(0, 0));
+    CHECK(partial.saved_value(3, 0, 0) == partial.final_state(0, 0));
     CHECK(decay_series<double>(0, 1, 0.3, false, false).n_saves() == 3);
     CHECK(decay_series<double>(0, 1, 5, false, true).n_saves() == 1);
 }
 
-TEST_CASE("saved states match the SciPy series: adaptive landing on save times, fixed steps") {
+TEST_CASE("saved states match the SciPy series: adaptive and fixed steps") {
     auto tight = series_settings<pi_controller>(1e-3);
     tight.atol = tight.rtol = {1e-10};
     const double tsit5_error = lorenz_series_error<double, tsit5>(tight);
@@ -139,12 +114,14 @@ TEST_CASE("saved states match the SciPy series: adaptive landing on save times, 
 
     auto loose = series_settings<pi_controller>(1.0 / 1024);
     loose.atol = loose.rtol = {1e-5};
+    // Saves come from tsit5's interpolant and no longer shorten steps: the error is the
+    // method's own at the steps it chooses, 24 x the tolerance here.
     const double float_error = lorenz_series_error<float, tsit5>(loose);
     MESSAGE("tsit5 in float at 1e-5: " << float_error);
-    CHECK(float_error < 3e-4);
+    CHECK(float_error < 5e-4);
 }
 
-TEST_CASE("landing on save times leaves the adaptive solution's accuracy alone") {
+TEST_CASE("saving often leaves the adaptive solution's accuracy alone") {
     solve_settings<pi_controller> s;
     s.t_end = 2;
     s.dt = 1e-3;
@@ -154,7 +131,7 @@ TEST_CASE("landing on save times leaves the adaptive solution's accuracy alone")
     const auto r = decay_saver<double>{}.solve({1, y0, k}, s, test_backend{});
     REQUIRE(r.n_saves() == 200);
     for (std::size_t i = 0; i < r.n_saves(); ++i)
-        CHECK(r.saved_state(i, 0, 0) == doctest::Approx(std::exp(-r.save_times[i])).epsilon(1e-7));
+        CHECK(r.saved_value(i, 0, 0) == doctest::Approx(std::exp(-r.save_times[i])).epsilon(1e-7));
 }
 
 TEST_CASE("saves after a trajectory fails hold NaN; the other trajectories are whole") {
@@ -167,7 +144,7 @@ TEST_CASE("saves after a trajectory fails hold NaN; the other trajectories are w
     REQUIRE(r.n_saves() == 5);
     CHECK(r.statuses[1] == status::nonfinite_input);
     for (std::size_t i = 0; i < 5; ++i) {
-        CHECK(std::isnan(r.saved_state(i, 0, 1)));
-        CHECK(r.saved_state(i, 0, 0) == doctest::Approx(std::exp(-0.25 * i)).epsilon(1e-5));
+        CHECK(std::isnan(r.saved_value(i, 0, 1)));
+        CHECK(r.saved_value(i, 0, 0) == doctest::Approx(std::exp(-0.25 * i)).epsilon(1e-5));
     }
 }

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "cubie/cubie.hpp"
 
 using namespace cubie;
@@ -28,7 +30,7 @@ struct dp54_wrong_embedded : dormand_prince_54_tableau {
 
 template <class Method>
 void check_method(int stages, int order, bool fsal, int error_order) {
-    INFO(Method::name);
+    INFO(std::string(Method::name));
     CHECK(Method::stages == stages);
     CHECK(Method::order == order);
     CHECK(Method::fsal == fsal);

@@ -205,9 +205,10 @@ TEST_CASE("save settings are validated; a solver without save_state saves nothin
 
     solver<systems::exponential_decay<double>, tsit5, pi_controller> plain;
     CHECK_THROWS_WITH_AS(plain.solve({1, y0, k}, s, test_backend{}),
-                         doctest::Contains("add cubie::save_state"), std::invalid_argument);
+                         doctest::Contains("add save_state, save_observables or save_counters"),
+                         std::invalid_argument);
     s.save_every = 0;
     const auto r = plain.solve({1, y0, k}, s, test_backend{});
-    CHECK(r.saved_states.empty());
+    CHECK(r.saved.empty());
     CHECK(r.save_times.empty());
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building CuBIE++ needs beyond the CUDA toolkit, from Debian/Ubuntu
-# packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost and ccache; and the
-# code generator's Python packages (SymPy, pytest) from PyPI.
+# packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost, HDF5's C library
+# and ccache; and from PyPI the code generator's Python packages (SymPy, pytest) and those
+# the result file checks read with (numpy, h5py).
 # Packages already installed are left alone; nothing is downloaded when all are present.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ doctest-dev libboost-dev ccache)
+packages=(cmake ninja-build g++ doctest-dev libboost-dev libhdf5-dev ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,10 +26,11 @@ if ((${#missing[@]})); then
 fi
 
 # The code generator (tools/codegen) runs at build time on python3: SymPy, and pytest for
-# its tests, from PyPI where they are not importable already.
+# its tests; tests/reference/check_result_files.py reads result files with numpy and h5py.
+# From PyPI where they are not importable already.
 command -v python3 >/dev/null || apt_install python3 python3-pip
 python_missing=()
-for module in sympy pytest; do
+for module in sympy pytest numpy h5py; do
   python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
 done
 if ((${#python_missing[@]})); then

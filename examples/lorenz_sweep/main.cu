@@ -1,6 +1,7 @@
 // lorenz_sweep: the Lorenz rho-sweep of the benchmark protocol (x0 = (1, 0, 0),
 // rho = linspace(0, 21, N), t in [0, 1]) with any explicit method, controller, backend
-// and precision. Prints a summary; --out writes the final states as CSV.
+// and precision, optionally saving series and summaries. Prints a summary; --out writes
+// the result as CSV tables, NPY arrays or an HDF5 file.
 
 #include <cstdio>
 #include <exception>
@@ -48,6 +49,9 @@ void print_summary(const options& o, const sweep_outcome& out) {
                 rejected / n);
     std::printf("time          %.3f ms (first solve %.3f ms, %d solves)\n", out.best_seconds * 1e3,
                 out.first_seconds * 1e3, o.repeat);
+    if (out.saves > 0) std::printf("saved         %zu times\n", out.saves);
+    if (out.windows > 0)
+        std::printf("summaries     %zu windows x %zu rows\n", out.windows, out.summary_rows);
     std::printf("failures      %zu\n", failures);
 }
 
@@ -69,7 +73,7 @@ int main(int argc, char** argv) {
     try {
         const sweep_outcome out = run(o);
         print_summary(o, out);
-        if (o.out) write_csv(out, *o.out);
+        if (o.out) std::printf("written       %s (%s)\n", o.out->c_str(), o.format.c_str());
         return 0;
     } catch (const usage_error& e) {
         std::fprintf(stderr, "lorenz_sweep: %s\n%s", e.what(), usage);

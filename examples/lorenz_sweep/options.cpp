@@ -1,8 +1,10 @@
 #include "lorenz_sweep/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <string_view>
 
 namespace lorenz_sweep {
@@ -10,13 +12,33 @@ namespace lorenz_sweep {
 const char* const usage =
     "usage: lorenz_sweep [--n N] [--method NAME] (--dt DT | --tol TOL)\n"
     "                    [--controller fixed|i|pi|pid|gustafsson] [--backend auto|host|cuda]\n"
-    "                    [--precision float|double] [--out FILE.csv] [--repeat R]\n"
+    "                    [--precision float|double] [--repeat R]\n"
+    "                    [--save-every S] [--summaries LIST [--summarise-every W]\n"
+    "                    [--sample-every S]] [--out PATH [--format csv|npy|h5]]\n"
     "Integrates the Lorenz system for N values of rho in [0, 21], x0 = (1, 0, 0), t in [0, 1].\n"
     "  --dt DT    fixed step DT (controller: fixed)\n"
     "  --tol TOL  adaptive, atol = rtol = TOL, initial dt 2^-10 (controller default: pi)\n"
     "  methods: euler heun ralston bogacki_shampine_32 classical_rk4 dormand_prince_54 tsit5\n"
     "           cash_karp_54 fehlberg_45 dormand_prince_853 vern7 vern9\n"
-    "  --repeat R solves R times and reports the fastest (the first includes start-up)\n";
+    "  --repeat R solves R times and reports the fastest (the first includes start-up)\n"
+    "  --save-every S      saves x, y, z and the step counts every S (a whole number of\n"
+    "                      steps with --dt; interpolated between steps where the method can)\n"
+    "  --summaries LIST    comma-separated metrics of x, y, z over windows, e.g. mean,extrema:\n"
+    "                      mean std rms max min extrema max_magnitude peaks negative_peaks\n"
+    "                      dxdt_max dxdt_min dxdt_extrema d2xdt2_max d2xdt2_min d2xdt2_extrema\n"
+    "                      (peaks: the first 4 per window)\n"
+    "  --summarise-every W window length (default 1: one window)\n"
+    "  --sample-every S    interval of the samples summaries see (default: dt, or 2^-10)\n"
+    "  --out PATH          writes the result: a folder of CSV tables or NPY arrays, or one\n"
+    "                      HDF5 file (--format h5)\n"
+    "  Saving and summaries run with the fixed and pi controllers.\n";
+
+const std::vector<std::string> summary_metric_names = {
+    "mean",          "std",        "rms",
+    "max",           "min",        "extrema",
+    "max_magnitude", "peaks",      "negative_peaks",
+    "dxdt_max",      "dxdt_min",   "dxdt_extrema",
+    "d2xdt2_max",    "d2xdt2_min", "d2xdt2_extrema"};
 
 namespace {
 
@@ -37,6 +59,19 @@ Int parse_integer(std::string_view flag, const char* text) {
         throw usage_error(std::string(flag) + " expects a non-negative integer, got '" + text +
                           "'");
     return v;
+}
+
+std::vector<std::string> parse_metric_list(const char* text) {
+    std::vector<std::string> names;
+    std::stringstream in(text);
+    for (std::string name; std::getline(in, name, ',');) {
+        if (std::find(summary_metric_names.begin(), summary_metric_names.end(), name) ==
+            summary_metric_names.end())
+            throw usage_error("unknown summary metric '" + name + "'");
+        names.push_back(name);
+    }
+    if (names.empty()) throw usage_error("--summaries expects a list of metrics");
+    return names;
 }
 
 }  // namespace
@@ -62,6 +97,16 @@ options parse_options(int argc, char** argv) {
             o.backend = value;
         else if (flag == "--out")
             o.out = value;
+        else if (flag == "--format")
+            o.format = value;
+        else if (flag == "--save-every")
+            o.save_every = parse_number(flag, value);
+        else if (flag == "--summarise-every")
+            o.summarise_every = parse_number(flag, value);
+        else if (flag == "--sample-every")
+            o.sample_every = parse_number(flag, value);
+        else if (flag == "--summaries")
+            o.summaries = parse_metric_list(value);
         else if (flag == "--repeat")
             o.repeat = parse_integer<int>(flag, value);
         else if (flag == "--precision") {
@@ -90,6 +135,12 @@ options parse_options(int argc, char** argv) {
     if (o.backend != "auto" && o.backend != "host" && o.backend != "cuda")
         throw usage_error("--backend must be auto, host or cuda, got '" + o.backend + "'");
     if (o.repeat < 1) throw usage_error("--repeat must be at least 1");
+    if (o.records_outputs() && o.controller != "fixed" && o.controller != "pi")
+        throw usage_error("--save-every and --summaries run with the fixed and pi controllers");
+    if ((o.summarise_every || o.sample_every) && o.summaries.empty())
+        throw usage_error("--summarise-every and --sample-every need --summaries");
+    if (o.format != "csv" && o.format != "npy" && o.format != "h5")
+        throw usage_error("--format must be csv, npy or h5, got '" + o.format + "'");
     return o;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lorenz_sweep {
 
@@ -23,9 +24,19 @@ struct options {
     std::string controller;     ///< fixed, i, pi, pid or gustafsson
     std::string backend = "auto";
     precision prec = precision::single;
-    std::optional<std::string> out;
+    std::optional<std::string> out;  ///< a directory (csv, npy) or a file (h5)
+    std::string format = "csv";      ///< csv, npy or h5
     int repeat = 1;
+    std::optional<double> save_every;       ///< save states and step counters
+    std::vector<std::string> summaries;     ///< metric names, e.g. mean, extrema, peaks
+    std::optional<double> summarise_every;  ///< window length; default: the whole interval
+    std::optional<double> sample_every;     ///< summary samples; default: dt (or 2^-10)
+
+    bool records_outputs() const { return save_every.has_value() || !summaries.empty(); }
 };
+
+/// The metrics --summaries accepts, in the order their rows are written.
+extern const std::vector<std::string> summary_metric_names;
 
 /// Parses argv; throws usage_error.
 options parse_options(int argc, char** argv);

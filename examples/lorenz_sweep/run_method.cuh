@@ -5,14 +5,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "cubie/batch/solver.hpp"
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/io/write_result.hpp"
+#include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/systems/lorenz.hpp"
 #include "lorenz_sweep/options.hpp"
+#include "lorenz_sweep/requested_outputs.hpp"
 #include "lorenz_sweep/sweep_outcome.hpp"
 
 namespace lorenz_sweep {
@@ -27,6 +31,42 @@ std::vector<T> rho_values(std::size_t n) {
     for (std::size_t i = 0; i + 1 < n; ++i) rho[i] = static_cast<T>(static_cast<double>(i) * step);
     rho[n - 1] = T(21);
     return rho;
+}
+
+/// Every standard metric, sharing accumulators; --summaries picks the rows written.
+using sweep_summaries =
+    cubie::summaries<cubie::metrics::mean_std_rms, cubie::metrics::extrema,
+                     cubie::metrics::max_magnitude, cubie::metrics::peaks<4>,
+                     cubie::metrics::negative_peaks<4>, cubie::metrics::dxdt_extrema,
+                     cubie::metrics::d2xdt2_extrema>;
+
+/// Solves the sweep o.repeat times with `solver`, keeps the fastest time, writes the
+/// result to o.out.
+template <class Solver, class Controller, class Backend, class T>
+sweep_outcome timed_solves(const Solver& solver, const options& o,
+                           const cubie::solve_settings<Controller>& settings, Backend backend,
+                           const std::vector<T>& y0, const std::vector<T>& rho) {
+    sweep_outcome out;
+    cubie::batch_result<T> result;
+    for (int r = 0; r < o.repeat; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        result = solver.solve({o.n, y0, rho}, settings, backend);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (r == 0) out.first_seconds = out.best_seconds = seconds;
+        out.best_seconds = std::min(out.best_seconds, seconds);
+    }
+    keep_requested(result, o);
+    out.saves = result.n_saves();
+    out.windows = result.n_windows();
+    out.summary_rows = result.n_summary_rows();
+    if (o.out) cubie::write_result(result, *o.out, cubie::parse_result_format(o.format));
+    out.statuses = std::move(result.statuses);
+    out.accepted_steps = std::move(result.accepted_steps);
+    out.rejected_steps = std::move(result.rejected_steps);
+    out.backend = result.backend;
+    if (result.kernel) out.kernel = result.kernel->to_string();
+    return out;
 }
 
 template <class Method, class Controller, class T, class Backend>
@@ -45,33 +85,24 @@ sweep_outcome solve_sweep(const options& o, Backend backend) {
     } else {
         settings.dt = *o.dt;
     }
-
-    const cubie::solver<cubie::systems::lorenz<T>, Method, Controller> solver;
-    sweep_outcome out;
-    cubie::batch_result<T> result;
-    for (int r = 0; r < o.repeat; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        result = solver.solve({o.n, y0, rho}, settings, backend);
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (r == 0) out.first_seconds = out.best_seconds = seconds;
-        out.best_seconds = std::min(out.best_seconds, seconds);
+    using lorenz = cubie::systems::lorenz<T>;
+    if (!o.records_outputs())
+        return timed_solves(cubie::solver<lorenz, Method, Controller>{}, o, settings, backend, y0,
+                            rho);
+    constexpr bool compiled_with_outputs = std::is_same_v<Controller, cubie::fixed_step> ||
+                                           std::is_same_v<Controller, cubie::pi_controller>;
+    if constexpr (compiled_with_outputs) {
+        // One kernel saves and summarises; what was not asked for is computed at the
+        // coarsest setting (one save, one window) and dropped before writing.
+        settings.save_every = o.save_every.value_or(settings.t_end - settings.t0);
+        settings.summarise_every = o.summarise_every.value_or(settings.t_end - settings.t0);
+        settings.sample_summaries_every = o.sample_every.value_or(settings.dt);
+        using with_outputs = cubie::solver<lorenz, Method, Controller, cubie::save_state,
+                                           cubie::save_counters, sweep_summaries>;
+        return timed_solves(with_outputs{}, o, settings, backend, y0, rho);
+    } else {
+        throw usage_error("--save-every and --summaries run with the fixed and pi controllers");
     }
-    out.rho.assign(rho.begin(), rho.end());
-    const auto state = [&](int s) {
-        const auto first = result.final_states.begin() + static_cast<std::ptrdiff_t>(s * o.n);
-        return std::vector<double>(first, first + static_cast<std::ptrdiff_t>(o.n));
-    };
-    out.x = state(0);
-    out.y = state(1);
-    out.z = state(2);
-    out.statuses = std::move(result.statuses);
-    out.accepted_steps = std::move(result.accepted_steps);
-    out.rejected_steps = std::move(result.rejected_steps);
-    out.backend = result.backend;
-    if (result.kernel) out.kernel = result.kernel->to_string();
-    out.digits = sizeof(T) == 4 ? 9 : 17;
-    return out;
 }
 
 template <class Method, class Controller, class T>

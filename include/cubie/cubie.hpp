@@ -7,8 +7,10 @@
 //   algorithms/   Butcher tableaus and the explicit Runge-Kutta stepper
 //   controllers/  fixed, I, PI, PID and Gustafsson step-size control
 //   loop/         integrate(): one trajectory, callable from user kernels
-//   batch/        solver<System, Algorithm, Controller>: validated batch solves
+//   outputs/      output policies: saved series, observables, counters, summary metrics
+//   batch/        solver<System, Algorithm, Controller, Outputs...>: validated batch solves
 //   backends/     host (OpenMP) and cuda (nvcc translation units only)
+//   io/           results written as CSV tables, NPY arrays or HDF5 (cubie::hdf5)
 
 #include "cubie/algorithms/explicit/bogacki_shampine_32.hpp"
 #include "cubie/algorithms/explicit/cash_karp_54.hpp"
@@ -26,7 +28,10 @@
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/io/write_result.hpp"
 #include "cubie/loop/integrate.hpp"
+#include "cubie/outputs/output_policies.hpp"
+#include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/systems/exponential_decay.hpp"
 #include "cubie/systems/harmonic_oscillator.hpp"
 #include "cubie/systems/lorenz.hpp"

@@ -10,14 +10,21 @@
 //   dydt      holds f(t, y) on entry (the first stage, never re-evaluated on rejection)
 //   y_new     receives the propagated solution at t + dt
 //   dydt_new  receives f(t + dt, y_new) when the tableau is FSAL (untouched otherwise)
+//
+// Dense output, for tableaus that have it (dense_output_tableau): step_with_error can hand
+// back its stage derivatives; after an accepted step, prepare_dense_output evaluates the
+// interpolant's extra stages once, and interpolate gives y(t + theta dt) for any theta in
+// [0, 1] from them, as often as needed.
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>
+#include <cuda/std/type_traits>
 
 #include "cubie/algorithms/butcher_tableau.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
+#include "cubie/core/vector.hpp"
 
 namespace cubie {
 
@@ -32,6 +39,20 @@ struct explicit_runge_kutta {
     static constexpr int order = Tableau::order;
     static constexpr bool fsal = is_fsal<Tableau>();
     static constexpr bool has_error_estimate = embedded_tableau<Tableau>;
+    static constexpr bool has_dense_output = dense_output_tableau<Tableau>;
+
+    /// Order q of the interpolant (local error h^(q+1) at every theta); 0 without one.
+    static constexpr int dense_order = [] {
+        if constexpr (dense_output_tableau<Tableau>)
+            return Tableau::dense_order;
+        else
+            return 0;
+    }();
+
+    /// Stage derivatives of a step followed by the interpolant's extra stages (the step's
+    /// stages alone for a method without dense output).
+    template <class State>
+    using dense_stages_t = vector<State, stages + detail::extra_dense_stages<Tableau>()>;
 
     /// Order q of the local error estimate's leading term h^(q+1), for controller
     /// exponents 1/(q+1). Hairer's combined 5th/3rd-order estimate of DOP853 behaves
@@ -62,19 +83,40 @@ struct explicit_runge_kutta {
         const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& dydt_new,
         const tolerances<T, N>& tol) {
         stage_derivatives<State> k;
-        compute_stages(f, t, dt, y, dydt, k, y_new);
-        if constexpr (fsal) dydt_new = k[stages - 1];
+        return step_and_error_norm(f, t, dt, y, dydt, y_new, dydt_new, tol, k);
+    }
 
-        const T r = weighted_rms_norm(combine<weights::error>(k, dt), tol, y, y_new);
-        if constexpr (dual_embedded_tableau<Tableau>) {
-            // Hairer's DOP853 estimate: r5^2 / sqrt(r5^2 + 0.01 r3^2), with r5 and r3 the
-            // norms of the 5th- and 3rd-order differences.
-            const T r3 = weighted_rms_norm(combine<weights::error_low>(k, dt), tol, y, y_new);
-            const T denominator = cuda::std::sqrt(r * r + T(0.01) * r3 * r3);
-            return denominator > T(0) ? r * r / denominator : T(0);
-        } else {
-            return r;
-        }
+    /// As above, and hands back the stage derivatives k[0..stages-1] for dense output.
+    template <class F, class State, int N, class T = typename F::value_type>
+    requires embedded_tableau<Tableau> CUBIE_HD static T step_with_error(
+        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& dydt_new,
+        const tolerances<T, N>& tol, dense_stages_t<State>& k) {
+        return step_and_error_norm(f, t, dt, y, dydt, y_new, dydt_new, tol, k);
+    }
+
+    /// After an accepted step from (t, y) of size dt whose stage derivatives are in k:
+    /// evaluates the interpolant's extra stages into k (nothing for methods without any).
+    template <class F, class State, class T = typename F::value_type>
+    requires dense_output_tableau<Tableau> CUBIE_HD static void prepare_dense_output(
+        const F& f, T t, T dt, const State& y, dense_stages_t<State>& k) {
+        static_for<detail::extra_dense_stages<Tableau>()>(
+            [&](auto extra) { evaluate_stage<stages + extra>(f, t, dt, y, k); });
+    }
+
+    /// y(t + theta dt), 0 <= theta <= 1, from the step's start y and the prepared stages k.
+    template <class State, class T>
+    requires dense_output_tableau<Tableau> CUBIE_HD static void interpolate(
+        T dt, const State& y, const dense_stages_t<State>& k, T theta, State& out) {
+        State increment{};
+        static_for<Tableau::dense_stages>([&](auto j) {
+            if constexpr (highest_power(j) >= 0) {
+                const T w = dense_weight<j>(theta) * dt;
+                CUBIE_UNROLL
+                for (cuda::std::size_t i = 0; i < size_of<State>; ++i) increment[i] += w * k[j][i];
+            }
+        });
+        CUBIE_UNROLL
+        for (cuda::std::size_t i = 0; i < size_of<State>; ++i) out[i] = y[i] + increment[i];
     }
 
 private:
@@ -97,8 +139,9 @@ private:
     }
 
     /// dt * sum_j w_j k_j over the non-zero weights of kind W.
-    template <weights W, class State, class T>
-    CUBIE_HD static State combine(const stage_derivatives<State>& k, T dt) {
+    template <weights W, class Stages, class T>
+    CUBIE_HD static auto combine(const Stages& k, T dt) {
+        using State = cuda::std::remove_cvref_t<decltype(k[0])>;
         State sum{};
         static_for<stages>([&](auto j) {
             constexpr double w = weight<W>(j);
@@ -111,23 +154,31 @@ private:
         return sum;
     }
 
-    template <class F, class State, class T>
+    /// Stage S of the step, or of the interpolant's extension when S >= stages: returns its
+    /// point y + dt sum_j a_Sj k_j after storing f(t + c_S dt, point) in k[S].
+    template <int S, class F, class State, class Stages, class T>
+    CUBIE_HD static State evaluate_stage(const F& f, T t, T dt, const State& y, Stages& k) {
+        State y_stage = y;
+        static_for<S>([&](auto j) {
+            constexpr double a = detail::extended_a<Tableau>(S, j);
+            if constexpr (a != 0.0) {
+                CUBIE_UNROLL
+                for (cuda::std::size_t i = 0; i < size_of<State>; ++i)
+                    y_stage[i] += (T(a) * dt) * k[j][i];
+            }
+        });
+        constexpr double c = detail::extended_c<Tableau>(S);
+        f(t + T(c) * dt, y_stage, k[S]);
+        return y_stage;
+    }
+
+    template <class F, class State, class Stages, class T>
     CUBIE_HD static void compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
-                                        stage_derivatives<State>& k, State& y_new) {
+                                        Stages& k, State& y_new) {
         k[0] = dydt;
         static_for<stages - 1>([&](auto stage_minus_one) {
             constexpr int s = stage_minus_one + 1;
-            State y_stage = y;
-            static_for<s>([&](auto j) {
-                constexpr double a = Tableau::a[s][j];
-                if constexpr (a != 0.0) {
-                    CUBIE_UNROLL
-                    for (cuda::std::size_t i = 0; i < size_of<State>; ++i)
-                        y_stage[i] += (T(a) * dt) * k[j][i];
-                }
-            });
-            constexpr double c = Tableau::c[s];
-            f(t + T(c) * dt, y_stage, k[s]);
+            const State y_stage = evaluate_stage<s>(f, t, dt, y, k);
             // FSAL: the last stage point is the new solution (a[s-1] == b), bit for bit.
             if constexpr (fsal && s == stages - 1) y_new = y_stage;
         });
@@ -136,6 +187,63 @@ private:
             CUBIE_UNROLL
             for (cuda::std::size_t i = 0; i < size_of<State>; ++i) y_new[i] = y[i] + increment[i];
         }
+    }
+
+    template <class F, class State, int N, class Stages, class T>
+    CUBIE_HD static T step_and_error_norm(const F& f, T t, T dt, const State& y, const State& dydt,
+                                          State& y_new, State& dydt_new,
+                                          const tolerances<T, N>& tol, Stages& k) {
+        compute_stages(f, t, dt, y, dydt, k, y_new);
+        if constexpr (fsal) dydt_new = k[stages - 1];
+
+        const T r = weighted_rms_norm(combine<weights::error>(k, dt), tol, y, y_new);
+        if constexpr (dual_embedded_tableau<Tableau>) {
+            // Hairer's DOP853 estimate: r5^2 / sqrt(r5^2 + 0.01 r3^2), with r5 and r3 the
+            // norms of the 5th- and 3rd-order differences.
+            const T r3 = weighted_rms_norm(combine<weights::error_low>(k, dt), tol, y, y_new);
+            const T denominator = cuda::std::sqrt(r * r + T(0.01) * r3 * r3);
+            return denominator > T(0) ? r * r / denominator : T(0);
+        } else {
+            return r;
+        }
+    }
+
+    /// Index p - 1 of the highest power of theta in b_j(theta); -1 when b_j vanishes.
+    CUBIE_HD static constexpr int highest_power(int j) {
+        for (int p = Tableau::dense_degree - 1; p >= 0; --p)
+            if (Tableau::b_dense[j][p] != 0.0) return p;
+        return -1;
+    }
+
+    /// Coefficient of (theta - 1/2)^n in b_j(theta) / theta, from the monomial coefficients
+    /// of the tableau: sum_{m >= n} b_dense[j][m] C(m, n) (1/2)^(m - n).
+    CUBIE_HD static constexpr double centred_coefficient(int j, int n) {
+        double sum = 0, binomial = 1, half_power = 1;
+        for (int m = n; m < Tableau::dense_degree; ++m) {
+            sum += Tableau::b_dense[j][m] * binomial * half_power;
+            binomial = binomial * (m + 1) / (m + 1 - n);
+            half_power *= 0.5;
+        }
+        return sum;
+    }
+
+    /// b_J(theta) = theta g(theta), g by Horner's rule in theta - 1/2. The monomial
+    /// coefficients of high-order interpolants reach 1e4 and cancel to O(1) on [0, 1]; about
+    /// the interval's centre they are far smaller, so rounding them to T costs far less
+    /// (Verner 9's weights in float: 2e-6 against 6e-4). theta = 0 still gives 0 exactly.
+    template <int J, class T>
+    CUBIE_HD static T dense_weight(T theta) {
+        constexpr int top = highest_power(J);
+        const T u = theta - T(0.5);
+        T w = T(centred_coefficient(J, top));
+        static_for<top>([&](auto below_top) {
+            constexpr double q = centred_coefficient(J, top - 1 - below_top);
+            if constexpr (q != 0.0)
+                w = w * u + T(q);
+            else
+                w = w * u;
+        });
+        return w * theta;
     }
 };
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,16 +41,16 @@ struct cuda {
     int block_size = 0;    ///< threads per block; 0: chosen by the occupancy API
     bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
 
-    template <class Algorithm, class Controller, class System, bool Saves>
-    void run(trajectory_task<Algorithm, Controller, System, Saves> task,
-             const batch_inputs<typename System::value_type>& inputs,
-             batch_result<typename System::value_type>& result) const {
-        using T = typename System::value_type;
+    template <class Task, class T>
+    void run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result) const {
+        using Algorithm = typename Task::algorithm;
+        using Controller = typename Task::controller;
         if (device >= 0) CUBIE_CUDA_CHECK(cudaSetDevice(device));
         int current = 0;
         CUBIE_CUDA_CHECK(cudaGetDevice(&current));
         cudaDeviceProp properties{};
         CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, current));
+        check_device_memory(inputs, result, properties);
 
         std::vector<device_buffer<T>> driver_data;  // knots and coefficients, per driver
         for (std::size_t k = 0; k < inputs.drivers.size(); ++k) {
@@ -67,13 +68,20 @@ struct cuda {
         device_buffer<status> statuses(result.statuses.size());
         device_buffer<std::uint32_t> accepted(result.accepted_steps.size());
         device_buffer<std::uint32_t> rejected(result.rejected_steps.size());
-        device_buffer<T> saved_states(result.saved_states.size());
-        if (saved_states.size() > 0)  // all bits set: NaN where nothing gets recorded
-            CUBIE_CUDA_CHECK(cudaMemset(saved_states.data(), 0xFF, saved_states.bytes()));
-        task.bind({initial_states.data(), parameters.data(), final_states.data(), statuses.data(),
-                   accepted.data(), rejected.data(), saved_states.data()});
+        // All bits set where nothing gets recorded: NaN values, counters of 2^32 - 1.
+        device_buffer<T> saved = unrecorded<T>(result.saved.size());
+        device_buffer<std::uint32_t> saved_counters =
+            unrecorded<std::uint32_t>(result.saved_counters.size());
+        device_buffer<T> summaries = unrecorded<T>(result.summaries.size());
+        task.bind({initial_states.data(),
+                   parameters.data(),
+                   final_states.data(),
+                   statuses.data(),
+                   accepted.data(),
+                   rejected.data(),
+                   {saved.data(), saved_counters.data(), summaries.data()}});
 
-        using task_type = trajectory_task<Algorithm, Controller, System, Saves>;
+        using task_type = Task;
         int threads = block_size;
         if (threads <= 0) {
             // The occupancy API's block size, but no larger than the share of each
@@ -103,11 +111,42 @@ struct cuda {
         statuses.copy_to(result.statuses);
         accepted.copy_to(result.accepted_steps);
         rejected.copy_to(result.rejected_steps);
-        saved_states.copy_to(result.saved_states);
+        saved.copy_to(result.saved);
+        saved_counters.copy_to(result.saved_counters);
+        summaries.copy_to(result.summaries);
         result.backend = std::string("cuda:") + properties.name;
     }
 
 private:
+    template <class U>
+    static device_buffer<U> unrecorded(std::size_t n) {
+        device_buffer<U> b(n);
+        if (n > 0) CUBIE_CUDA_CHECK(cudaMemset(b.data(), 0xFF, b.bytes()));
+        return b;
+    }
+
+    /// Everything the solve puts on the device must fit in its free memory: say so before
+    /// allocating, rather than fail half way.
+    template <class T>
+    static void check_device_memory(const batch_inputs<T>& in, const batch_result<T>& r,
+                                    const cudaDeviceProp& properties) {
+        const std::size_t needed =
+            (in.initial_states.size() + in.parameters.size() + r.final_states.size() +
+             r.saved.size() + r.summaries.size()) *
+                sizeof(T) +
+            r.statuses.size() * sizeof(status) +
+            (r.accepted_steps.size() + r.rejected_steps.size() + r.saved_counters.size()) *
+                sizeof(std::uint32_t);
+        std::size_t free_bytes = 0, total_bytes = 0;
+        CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (needed > free_bytes)
+            throw std::invalid_argument(
+                "the solve needs " + std::to_string(needed) + " bytes of device memory and " +
+                properties.name + " has " + std::to_string(free_bytes) +
+                " free: save less often, summarise instead of saving, or solve fewer "
+                "trajectories at a time");
+    }
+
     template <class Kernel>
     static kernel_report describe_kernel(Kernel kernel, const std::string& configuration,
                                          int threads, std::size_t blocks,

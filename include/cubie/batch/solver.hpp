@@ -6,9 +6,8 @@
 //   auto result = s.solve({n, y0, rho}, settings);            // backends::automatic
 //   auto result = s.solve({n, y0, rho}, settings, cubie::backends::host{});
 //
-// Outputs are policy types; what is not requested is not compiled. Final states, statuses
-// and step counts always come back; cubie::save_state adds states saved every
-// settings.save_every.
+// Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
+// compiled. Final states, statuses and step counts always come back.
 //
 // solve() validates the settings and the input sizes before any work; a bad value throws
 // std::invalid_argument naming it. Trajectories that fail report a status and leave the
@@ -24,14 +23,17 @@
 #include <string>
 #include <type_traits>
 
+#include <unistd.h>
+
 #include "cubie/backends/automatic.hpp"
 #include "cubie/backends/host.hpp"
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
+#include "cubie/batch/output_plan.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/controllers/controller.hpp"
 #include "cubie/loop/solve_settings.hpp"
-#include "cubie/outputs/save_state.hpp"
+#include "cubie/outputs/output_policies.hpp"
 #include "cubie/systems/ode_system.hpp"
 #if defined(__CUDACC__)
 #include "cubie/backends/cuda.hpp"
@@ -41,9 +43,8 @@ namespace cubie {
 
 template <ode_system System, class Algorithm, step_controller Controller, class... Outputs>
 class solver {
-    static_assert((std::is_same_v<Outputs, save_state> && ...),
-                  "unknown output policy: the outputs available are cubie::save_state");
-    static constexpr bool saves_states = (std::is_same_v<Outputs, save_state> || ...);
+    using layout = output_layout<System, Outputs...>;
+    using plan_type = output_plan<System, Controller, Outputs...>;
 
 public:
     using value_type = typename System::value_type;
@@ -52,6 +53,11 @@ public:
     using settings_type = solve_settings<Controller>;
 
     explicit solver(System system = {}) : system_(system) {}
+
+    /// The outputs a solve with these settings records, validated: times, legends, sizes.
+    plan_type plan(const settings_type& settings) const {
+        return make_output_plan<System, Controller, Outputs...>(settings);
+    }
 
     template <class Backend = backends::automatic>
     batch_result<value_type> solve(const batch_inputs<value_type>& inputs,
@@ -66,15 +72,10 @@ public:
             const auto integration =
                 make_integration_settings<Algorithm, Controller, System>(settings);
             check_sizes(inputs);
-            trajectory_task<Algorithm, Controller, System, saves_states> task{
-                system_, integration, inputs.n_trajectories};
-            if constexpr (saves_states)
-                task.schedule = make_schedule(settings);
-            else if (settings.save_every != 0)
-                invalid_setting("save_every", settings.save_every,
-                                "but this solver saves no states: add cubie::save_state to its "
-                                "outputs");
-            batch_result<value_type> result = allocate_result(inputs.n_trajectories, task.schedule);
+            const plan_type outputs = plan(settings);
+            trajectory_task<Algorithm, Controller, System, Outputs...> task{
+                system_, integration, inputs.n_trajectories, outputs.targets};
+            batch_result<value_type> result = allocate_result(inputs.n_trajectories, outputs);
             if (inputs.n_trajectories == 0) return result;
             backend.run(task, inputs, result);
             return result;
@@ -109,49 +110,50 @@ private:
                                         std::to_string(System::n_drivers) + " drivers");
     }
 
-    static save_schedule<value_type> make_schedule(const settings_type& s) {
-        const auto schedule = make_save_schedule<value_type>(s.t0, s.t_end, s.save_every,
-                                                             s.save_initial, s.save_final);
-        if constexpr (!Controller::adaptive) {
-            // Fixed steps reach save times only when they are whole numbers of steps.
-            const double steps = s.save_every / s.dt;
-            if (std::abs(steps - std::round(steps)) > 1e-9 * std::max(1.0, steps))
-                invalid_setting(
-                    "save_every", s.save_every,
-                    "is not a whole number of fixed steps of dt = " + format_value(s.dt));
-        }
-        return schedule;
-    }
-
-    static batch_result<value_type> allocate_result(std::size_t n,
-                                                    const save_schedule<value_type>& schedule) {
+    /// The result's arrays, sized from the plan; outputs not yet recorded are NaN (counters
+    /// 2^32 - 1). Says so before allocating when the outputs cannot fit in host memory.
+    static batch_result<value_type> allocate_result(std::size_t n, const plan_type& plan) {
+        const double bytes = plan.result_bytes(n);
+        const double memory = host_memory_bytes();
+        if (bytes > memory || bytes > double(std::numeric_limits<std::ptrdiff_t>::max()))
+            throw std::invalid_argument(
+                "the outputs of " + std::to_string(n) + " trajectories need " +
+                format_value(std::ceil(bytes / (1 << 20))) + " MiB of host memory, more than the " +
+                format_value(std::floor(memory / (1 << 20))) +
+                " MiB this machine has: save less often, select fewer variables, summarise "
+                "instead of saving, or solve fewer trajectories at a time");
         batch_result<value_type> r;
         r.n_trajectories = n;
         r.n_states = System::n_states;
-        r.final_states.resize(static_cast<std::size_t>(System::n_states) * n);
-        r.statuses.resize(n);
-        r.accepted_steps.resize(n);
-        r.rejected_steps.resize(n);
-        if constexpr (saves_states) {
-            const std::size_t saves = schedule.count();
-            for (std::uint32_t k = 0; k < saves; ++k) r.save_times.push_back(schedule.time(k));
-            const std::size_t per_save = static_cast<std::size_t>(System::n_states) * n;
-            if (n > 0 &&
-                saves > std::numeric_limits<std::size_t>::max() / sizeof(value_type) / per_save)
-                throw std::invalid_argument("saved states of " + std::to_string(saves) +
-                                            " saves x " + std::to_string(per_save) +
-                                            " values exceed the address space");
-            try {
-                r.saved_states.assign(saves * per_save,
-                                      std::numeric_limits<value_type>::quiet_NaN());
-            } catch (const std::bad_alloc&) {
-                throw std::invalid_argument(
-                    "saved states need " + std::to_string(saves * per_save * sizeof(value_type)) +
-                    " bytes of host memory, more than can be allocated: save less often or "
-                    "solve fewer trajectories at a time");
-            }
+        r.state_names = state_names<System>();
+        r.save_times = plan.save_times;
+        r.saved_variables = plan.saved_variables;
+        r.counter_names = plan.counter_names;
+        r.window_ends = plan.window_ends;
+        r.summary_legend = plan.summary_legend;
+        constexpr value_type unrecorded = std::numeric_limits<value_type>::quiet_NaN();
+        try {
+            r.final_states.resize(static_cast<std::size_t>(System::n_states) * n);
+            r.statuses.resize(n);
+            r.accepted_steps.resize(n);
+            r.rejected_steps.resize(n);
+            r.saved.assign(plan.saved_per_trajectory() * n, unrecorded);
+            r.saved_counters.assign(plan.counters_per_trajectory() * n,
+                                    std::numeric_limits<std::uint32_t>::max());
+            r.summaries.assign(plan.summaries_per_trajectory() * n, unrecorded);
+        } catch (const std::bad_alloc&) {
+            throw std::invalid_argument("the outputs of " + std::to_string(n) +
+                                        " trajectories need " + format_value(bytes) +
+                                        " bytes of host memory, more than can be allocated now");
         }
         return r;
+    }
+
+    /// Physical memory of this machine (outputs beyond it could only thrash).
+    static double host_memory_bytes() {
+        const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+        return pages > 0 && page > 0 ? double(pages) * double(page)
+                                     : std::numeric_limits<double>::infinity();
     }
 
     System system_;

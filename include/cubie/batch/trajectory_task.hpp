@@ -1,8 +1,9 @@
 #pragma once
 // The work of one trajectory inside a batch: gather its inputs from [variable][trajectory]
-// arrays, integrate, scatter its outputs. Backends bind the arrays (host or device memory)
-// and call the task once per trajectory index, a GPU thread each or an OpenMP iteration
-// each; consecutive indices touch consecutive addresses, so a warp's accesses coalesce.
+// arrays, integrate while recording the requested outputs, scatter its final state.
+// Backends bind the arrays (host or device memory) and call the task once per trajectory
+// index, a GPU thread each or an OpenMP iteration each; consecutive indices touch
+// consecutive addresses, so a warp's accesses coalesce.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +12,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/loop/integrate.hpp"
-#include "cubie/outputs/save_state.hpp"
+#include "cubie/outputs/output_recorder.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -25,25 +26,26 @@ struct batch_arrays {
     status* statuses;
     std::uint32_t* accepted_steps;
     std::uint32_t* rejected_steps;
-    T* saved_states;  ///< [save][state][trajectory]; null when nothing is saved
+    output_arrays<T> outputs;  ///< what the output policies record; null where not requested
 };
 
-template <class Algorithm, step_controller Controller, ode_system System, bool SavesStates = false>
+template <class Algorithm, step_controller Controller, ode_system System, class... Outputs>
 struct trajectory_task {
     using T = typename System::value_type;
-    static constexpr bool saves_states = SavesStates;
+    using algorithm = Algorithm;
+    using controller = Controller;
+    using layout = output_layout<System, Outputs...>;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;
     std::size_t n_trajectories;
-    save_schedule<T> schedule{};
+    output_targets<System, Outputs...> outputs{};
     batch_view<const T> initial_states{};
     batch_view<const T> parameters{};
     batch_view<T> final_states{};
     batch_view<status> statuses{};
     batch_view<std::uint32_t> accepted_steps{};
     batch_view<std::uint32_t> rejected_steps{};
-    batch_view<T> saved_states{};
 
     /// Points the task at the arrays of one backend.
     void bind(const batch_arrays<T>& a) {
@@ -53,9 +55,7 @@ struct trajectory_task {
         statuses = {a.statuses, 1, n_trajectories};
         accepted_steps = {a.accepted_steps, 1, n_trajectories};
         rejected_steps = {a.rejected_steps, 1, n_trajectories};
-        if constexpr (SavesStates)
-            saved_states = {a.saved_states, static_cast<int>(schedule.count()) * System::n_states,
-                            n_trajectories};
+        outputs.bind(a.outputs, n_trajectories);
     }
 
     CUBIE_HD void operator()(std::size_t i) const {
@@ -68,8 +68,8 @@ struct trajectory_task {
 
         step_counters counters{};
         status result;
-        if constexpr (SavesStates) {
-            state_recorder<System> recorder{schedule, saved_states, i};
+        if constexpr (layout::records) {
+            output_recorder<System, Outputs...> recorder(outputs, i);
             result = integrate<Algorithm, Controller>(system, settings, y, p, counters, recorder);
         } else {
             result = integrate<Algorithm, Controller>(system, settings, y, p, counters);

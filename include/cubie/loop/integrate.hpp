@@ -15,12 +15,31 @@
 #include "cubie/loop/integration_settings.hpp"
 #include "cubie/loop/right_hand_side.hpp"
 #include "cubie/loop/step_counters.hpp"
-#include "cubie/outputs/save_state.hpp"
+#include "cubie/outputs/output_recorder.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
 
 namespace detail {
+
+/// Algorithms with a continuous extension (interpolant) declare has_dense_output.
+template <class Algorithm>
+constexpr bool has_dense_output() {
+    if constexpr (requires { Algorithm::has_dense_output; })
+        return Algorithm::has_dense_output;
+    else
+        return false;
+}
+
+/// The stage derivatives an interpolating loop keeps across a step; nothing otherwise.
+template <class Algorithm, class State, bool Interpolates>
+struct dense_stages_of {
+    struct type {};
+};
+template <class Algorithm, class State>
+struct dense_stages_of<Algorithm, State, true> {
+    using type = typename Algorithm::template dense_stages_t<State>;
+};
 
 template <class T, cuda::std::size_t N>
 CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
@@ -37,10 +56,13 @@ CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
 /// Integrates y from settings.t0 to settings.t_end. On return y holds the state at t_end,
 /// or the last finite state reached when the status is not success.
 ///
-/// The recorder (outputs/save_state.hpp) names the next time it needs the state at,
-/// next_time(), and takes it, record(y); one whose `records` is false costs nothing. Adaptive steps
-/// are shortened to land on those times; fixed steps reach them within half a step (save times are
-/// whole numbers of steps). Save times after a failure are never recorded.
+/// The recorder (outputs/output_recorder.hpp) names the next time it needs the state at,
+/// next_time(), and takes it, record(f, t, y, counters); one whose `records` is false costs
+/// nothing. Fixed steps reach those times within half a step (they are whole numbers of
+/// steps). Adaptive methods with a continuous extension interpolate inside their steps,
+/// so outputs never shorten a step; other adaptive methods shorten the step that would
+/// pass an output time so that it lands on it. Output times after a failure are never
+/// recorded.
 template <class Algorithm, step_controller Controller, ode_system System, class Recorder>
 CUBIE_HD status integrate(const System& sys,
                           const integration_settings<Algorithm, Controller, System>& s,
@@ -50,7 +72,7 @@ CUBIE_HD status integrate(const System& sys,
     if (!detail::all_finite(y) || !detail::all_finite(p)) return status::nonfinite_input;
     const right_hand_side<System> f{sys, p, s.drivers};
     if constexpr (Recorder::records)
-        while (recorder.next_time() <= s.t0) recorder.record(y);
+        while (recorder.next_time() <= s.t0) recorder.record(f, s.t0, y, counters);
 
     state_t<System> dydt{}, y_new{}, dydt_new{};
 
@@ -67,8 +89,14 @@ CUBIE_HD status integrate(const System& sys,
             y = y_new;
             if constexpr (Algorithm::fsal) dydt = dydt_new;
             ++counters.accepted;
-            if constexpr (Recorder::records)
-                while (recorder.next_time() <= t + h + half_step) recorder.record(y);
+            if constexpr (Recorder::records) {
+                // Output times are whole numbers of steps: take those within half a step
+                // of t + h, or half the shortened last step, so that t_end is left to it.
+                const T reached = t + h;
+                const T within = cuda::std::fmin(half_step, (s.t_end - reached) / T(2));
+                while (recorder.next_time() <= reached + within)
+                    recorder.record(f, reached, y, counters);
+            }
             return true;
         };
         if constexpr (Algorithm::fsal) f(s.t0, y, dydt);
@@ -95,6 +123,9 @@ CUBIE_HD status integrate(const System& sys,
             dydt_current = Algorithm::fsal;
             ++counters.accepted;
         };
+        // Outputs inside a step come from the method's interpolant when it has one.
+        constexpr bool interpolates = Recorder::records && detail::has_dense_output<Algorithm>();
+        typename detail::dense_stages_of<Algorithm, state_t<System>, interpolates>::type k{};
         typename Controller::template state<T> controller_state{};
         T t = s.t0;
         T dt = cuda::std::fmin(s.dt, s.dt_max);
@@ -102,14 +133,19 @@ CUBIE_HD status integrate(const System& sys,
         while (t < s.t_end) {
             if (counters.accepted + counters.rejected >= s.max_steps)
                 return status::max_steps_exceeded;
-            // Land on the next stop, t_end or a save time; stretch by up to 1% rather than
-            // leave a sliver (Hairer).
+            // Land on the next stop, t_end or (without an interpolant) an output time;
+            // stretch by up to 1% rather than leave a sliver (Hairer).
             T t_stop = s.t_end;
-            if constexpr (Recorder::records) t_stop = cuda::std::fmin(t_stop, recorder.next_time());
+            if constexpr (Recorder::records && !interpolates)
+                t_stop = cuda::std::fmin(t_stop, recorder.next_time());
             const bool to_stop = t + T(1.01) * dt >= t_stop;
             const T h = to_stop ? t_stop - t : dt;
             derivative_at(t);
-            const T err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol);
+            T err;
+            if constexpr (interpolates)
+                err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol, k);
+            else
+                err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol);
             const bool finite = cuda::std::isfinite(err) && detail::all_finite(y_new);
             const step_decision<T> decision =
                 Controller::decide(s.controller, controller_state, h,
@@ -117,12 +153,26 @@ CUBIE_HD status integrate(const System& sys,
             last_failure_nonfinite = !finite;
             T dt_next = decision.factor * h;
             if (decision.accept) {
+                const T t_new = to_stop ? t_stop : t + h;
+                if constexpr (interpolates) {
+                    if (recorder.next_time() < t_new) {
+                        Algorithm::prepare_dense_output(f, t, h, y, k);
+                        step_counters reached = counters;  // this step counts towards them
+                        ++reached.accepted;
+                        while (recorder.next_time() < t_new) {
+                            const T t_out = recorder.next_time();
+                            state_t<System> y_out{};
+                            Algorithm::interpolate(h, y, k, (t_out - t) / h, y_out);
+                            recorder.record(f, t_out, y_out, reached);
+                        }
+                    }
+                }
                 advance();
-                t = to_stop ? t_stop : t + h;
+                t = t_new;
                 if constexpr (Recorder::records)
-                    while (recorder.next_time() <= t) recorder.record(y);
+                    while (recorder.next_time() <= t) recorder.record(f, t, y, counters);
                 if (t >= s.t_end) break;
-                // A step shortened to reach a save time says nothing against the step
+                // A step shortened to reach an output time says nothing against the step
                 // the controller had proposed.
                 if (to_stop) dt_next = cuda::std::fmax(dt_next, dt);
             } else {

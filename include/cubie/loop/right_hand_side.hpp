@@ -29,6 +29,14 @@ struct right_hand_side {
         if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
         system.rhs(t, y, parameters, d, dydt);
     }
+
+    /// The system's observables at (t, y).
+    CUBIE_HD void observables(value_type t, const state_type& y,
+                              observables_t<System>& out) const requires has_observables<System> {
+        drivers_t<System> d{};
+        if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+        system.observables(t, y, parameters, d, out);
+    }
 };
 
 }  // namespace cubie

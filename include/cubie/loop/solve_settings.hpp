@@ -14,6 +14,7 @@
 #include "cubie/controllers/controller.hpp"
 #include "cubie/core/invalid_setting.hpp"
 #include "cubie/loop/integration_settings.hpp"
+#include "cubie/outputs/variable_selection.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -34,11 +35,19 @@ struct solve_settings {
     std::vector<double> atol{1e-6};
     std::vector<double> rtol{1e-6};
     typename Controller::settings controller{};
-    /// With the save_state output: the interval between saved states, and whether t0 and
-    /// t_end are saved too (outputs/save_state.hpp).
+    /// With save_state, save_observables or save_counters: the interval between saves,
+    /// and whether t0 and t_end are saved too (outputs/time_grid.hpp).
     double save_every = 0;
     bool save_initial = false;
     bool save_final = false;
+    /// Which states (save_state) and observables (save_observables) are saved, by index or
+    /// name; empty: all.
+    variable_selection saved_states{};
+    variable_selection saved_observables{};
+    /// With summaries<...>: the window length, and the interval between the samples the
+    /// metrics see (a whole number of which makes a window).
+    double summarise_every = 0;
+    double sample_summaries_every = 0;
 };
 
 namespace detail {

@@ -1,6 +1,8 @@
 #pragma once
 // Linear decay y' = -k y with the rate k as parameter; y(t) = y0 exp(-k (t - t0)).
 
+#include <cuda/std/array>
+
 #include "cubie/core/config.hpp"
 #include "cubie/systems/ode_system.hpp"
 
@@ -13,6 +15,7 @@ struct exponential_decay {
     static constexpr int n_parameters = 1;  // k
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
+    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
 
     CUBIE_HD void rhs(T, const state_t<exponential_decay>& y,
                       const parameters_t<exponential_decay>& p, const drivers_t<exponential_decay>&,

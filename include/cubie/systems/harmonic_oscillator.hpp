@@ -2,6 +2,8 @@
 // Undamped harmonic oscillator x' = v, v' = -omega^2 x with omega as parameter;
 // x(t) = x0 cos(omega t) + (v0 / omega) sin(omega t) from t0 = 0.
 
+#include <cuda/std/array>
+
 #include "cubie/core/config.hpp"
 #include "cubie/systems/ode_system.hpp"
 
@@ -14,6 +16,7 @@ struct harmonic_oscillator {
     static constexpr int n_parameters = 1;  // omega
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
+    static constexpr cuda::std::array<const char*, 2> state_names{"x", "v"};
 
     CUBIE_HD void rhs(T, const state_t<harmonic_oscillator>& y,
                       const parameters_t<harmonic_oscillator>& p,

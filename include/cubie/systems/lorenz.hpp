@@ -3,6 +3,8 @@
 //   x' = sigma (y - x),  y' = x (rho - z) - y,  z' = x y - beta z,
 // sigma = 10 and beta = 8/3 compiled in.
 
+#include <cuda/std/array>
+
 #include "cubie/core/config.hpp"
 #include "cubie/systems/ode_system.hpp"
 
@@ -15,6 +17,7 @@ struct lorenz {
     static constexpr int n_parameters = 1;  // rho
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
+    static constexpr cuda::std::array<const char*, 3> state_names{"x", "y", "z"};
     static constexpr T sigma = T(10);
     static constexpr T beta = T(8.0 / 3.0);
 

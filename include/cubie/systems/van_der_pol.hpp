@@ -2,6 +2,8 @@
 // Van der Pol oscillator x' = v, v' = mu (1 - x^2) v - x with mu as parameter; stiff for
 // large mu.
 
+#include <cuda/std/array>
+
 #include "cubie/core/config.hpp"
 #include "cubie/systems/ode_system.hpp"
 
@@ -14,6 +16,7 @@ struct van_der_pol {
     static constexpr int n_parameters = 1;  // mu
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
+    static constexpr cuda::std::array<const char*, 2> state_names{"x", "v"};
 
     CUBIE_HD void rhs(T, const state_t<van_der_pol>& y, const parameters_t<van_der_pol>& p,
                       const drivers_t<van_der_pol>&, state_t<van_der_pol>& dydt) const {

@@ -21,6 +21,19 @@ struct bogacki_shampine_32_tableau {
     static constexpr double b[4] = {2.0 / 9, 1.0 / 3, 4.0 / 9, 0};
     static constexpr double b_hat[4] = {7.0 / 24, 1.0 / 4, 1.0 / 3, 1.0 / 8};
     static constexpr double c[4] = {0, 1.0 / 2, 3.0 / 4, 1};
+    // Dense output: the cubic Hermite interpolant of (y, f(t, y)) and (y_new, f(t + h, y_new)),
+    // the FSAL stage, written as stage weights.
+    // Checked for every rooted tree up to its order by
+    // tests/reference/check_dense_output_conditions.py.
+    static constexpr int dense_stages = 4;
+    static constexpr int dense_order = 3;
+    static constexpr int dense_degree = 3;
+    static constexpr double b_dense[4][3] = {
+        {1, -4.0 / 3, 5.0 / 9},
+        {0, 1, -2.0 / 3},
+        {0, 4.0 / 3, -8.0 / 9},
+        {0, -1, 1},
+    };
 };
 static_assert(check_tableau<bogacki_shampine_32_tableau>());
 static_assert(is_fsal<bogacki_shampine_32_tableau>());

@@ -27,6 +27,24 @@ struct dormand_prince_54_tableau {
     static constexpr double b_hat[7] = {
         5179.0 / 57600, 0, 7571.0 / 16695, 393.0 / 640, -92097.0 / 339200, 187.0 / 2100, 1.0 / 40};
     static constexpr double c[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+    // Dense output: Hairer's CONTD5 of DOPRI5 (Shampine's 4th-order interpolant over the seven
+    // stages), its coefficients d1..d7 expanded into stage weights.
+    // Checked for every rooted tree up to its order by
+    // tests/reference/check_dense_output_conditions.py.
+    static constexpr int dense_stages = 7;
+    static constexpr int dense_order = 4;
+    static constexpr int dense_degree = 4;
+    static constexpr double b_dense[7][4] = {
+        {1, -8048581381.0 / 2820520608, 8663915743.0 / 2820520608, -12715105075.0 / 11282082432},
+        {0, 0, 0, 0},
+        {0, 131558114200.0 / 32700410799, -68118460800.0 / 10900136933,
+         87487479700.0 / 32700410799},
+        {0, -1754552775.0 / 470086768, 14199869525.0 / 1410260304, -10690763975.0 / 1880347072},
+        {0, 127303824393.0 / 49829197408, -318862633887.0 / 49829197408,
+         701980252875.0 / 199316789632},
+        {0, -282668133.0 / 205662961, 2019193451.0 / 616988883, -1453857185.0 / 822651844},
+        {0, 40617522.0 / 29380423, -110615467.0 / 29380423, 69997945.0 / 29380423},
+    };
 };
 static_assert(check_tableau<dormand_prince_54_tableau>());
 static_assert(is_fsal<dormand_prince_54_tableau>());

@@ -41,6 +41,22 @@ struct tsit5_tableau {
                                         1.0 / 66};
     static constexpr double c[7] = {
         0, 161.0 / 1000, 327.0 / 1000, 9.0 / 10, 0.98002554090450968573, 1, 1};
+    // Dense output: Tsitouras' interpolant of order 4 over the seven stages, the expanded
+    // polynomial weights of OrdinaryDiffEq.jl's Tsit5Interp (its high-precision values).
+    // Checked for every rooted tree up to its order by
+    // tests/reference/check_dense_output_conditions.py.
+    static constexpr int dense_stages = 7;
+    static constexpr int dense_order = 4;
+    static constexpr int dense_degree = 4;
+    static constexpr double b_dense[7][4] = {
+        {1, -2.76370619727482591134, 2.91325546182191274375, -1.0530884977290216},
+        {0, 0.1317, -0.2234, 0.1017},
+        {0, 3.93029623689475152851, -5.94103387213150473470, 2.490627285651252793},
+        {0, -12.4110771669336769837, 30.3381886302823215982, -16.54810288924490272},
+        {0, 37.5093134165110391950, -88.1789048947664011014, 47.37952196281928122},
+        {0, -27.8965262891972878059, 65.0918946747936715263, -34.87065786149660974},
+        {0, 1.5, -4, 2.5},
+    };
 };
 static_assert(check_tableau<tsit5_tableau>());
 static_assert(is_fsal<tsit5_tableau>());

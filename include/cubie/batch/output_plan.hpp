@@ -1,0 +1,149 @@
+#pragma once
+// Everything about a solve's outputs that is known before any work: validated save and
+// sample times, which variable goes to which row, the legends, and the bytes each array
+// takes. The solver sizes the result from it and backends bind its targets.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cubie/core/invalid_setting.hpp"
+#include "cubie/core/status.hpp"
+#include "cubie/loop/solve_settings.hpp"
+#include "cubie/outputs/output_recorder.hpp"
+#include "cubie/outputs/time_grid.hpp"
+#include "cubie/systems/variable_names.hpp"
+
+namespace cubie {
+
+template <ode_system System, step_controller Controller, class... Outputs>
+struct output_plan {
+    using T = typename System::value_type;
+    using layout = output_layout<System, Outputs...>;
+
+    output_targets<System, Outputs...> targets{};
+    std::vector<T> save_times;
+    std::vector<std::string> saved_variables;
+    std::vector<std::string> counter_names;
+    std::vector<T> window_ends;
+    std::vector<std::string> summary_legend;
+
+    /// Values of each output array per trajectory.
+    std::size_t saved_per_trajectory() const { return save_times.size() * saved_variables.size(); }
+    std::size_t counters_per_trajectory() const { return save_times.size() * counter_names.size(); }
+    std::size_t summaries_per_trajectory() const {
+        return window_ends.size() * summary_legend.size();
+    }
+    /// Host bytes of a result of n trajectories: final states, statuses, step counts and
+    /// the requested outputs.
+    double result_bytes(std::size_t n) const {
+        const double per_trajectory =
+            double(System::n_states + saved_per_trajectory() + summaries_per_trajectory()) *
+                sizeof(T) +
+            sizeof(status) + double(2 + counters_per_trajectory()) * sizeof(std::uint32_t);
+        return per_trajectory * double(n);
+    }
+};
+
+/// Validates the output settings against the output policies and plans them. Throws
+/// std::invalid_argument naming the setting at fault.
+template <ode_system System, step_controller Controller, class... Outputs>
+output_plan<System, Controller, Outputs...> make_output_plan(const solve_settings<Controller>& s) {
+    using plan_type = output_plan<System, Controller, Outputs...>;
+    using layout = typename plan_type::layout;
+    using T = typename plan_type::T;
+    plan_type plan;
+    auto& targets = plan.targets;
+
+    auto whole_steps = [&](const char* setting, double every) {
+        if constexpr (!Controller::adaptive) {
+            // Fixed steps reach output times only when they are whole numbers of steps.
+            if (!is_whole_multiple(every, s.dt))
+                invalid_setting(
+                    setting, every,
+                    "is not a whole number of fixed steps of dt = " + format_value(s.dt));
+        }
+    };
+
+    if constexpr (layout::saves) {
+        targets.saves =
+            make_save_grid<T>(s.t0, s.t_end, s.save_every, s.save_initial, s.save_final);
+        whole_steps("save_every", s.save_every);
+        for (std::uint32_t k = 0; k < targets.saves.count(); ++k)
+            plan.save_times.push_back(targets.saves.time(k));
+    } else if (s.save_every != 0) {
+        invalid_setting("save_every", s.save_every,
+                        "but this solver saves nothing: add save_state, save_observables or "
+                        "save_counters to its outputs");
+    }
+
+    for (int& row : targets.state_row) row = -1;
+    for (int& row : targets.observable_row) row = -1;
+    auto select = [&](const variable_selection& which, const std::vector<std::string>& names,
+                      const char* setting, auto& row_of) {
+        for (int v : which.resolve(names, setting)) {
+            row_of[static_cast<std::size_t>(v)] = targets.rows_per_save++;
+            plan.saved_variables.push_back(names[static_cast<std::size_t>(v)]);
+        }
+    };
+    if constexpr (layout::saves_states)
+        select(s.saved_states, state_names<System>(), "saved_states", targets.state_row);
+    else if (!s.saved_states.selects_all())
+        throw std::invalid_argument(
+            "setting saved_states is given but this solver saves no states: add save_state to "
+            "its outputs");
+    if constexpr (layout::saves_observables)
+        select(s.saved_observables, observable_names<System>(), "saved_observables",
+               targets.observable_row);
+    else if (!s.saved_observables.selects_all())
+        throw std::invalid_argument(
+            "setting saved_observables is given but this solver saves no observables: add "
+            "save_observables to its outputs");
+    if constexpr (layout::saves_counters) plan.counter_names = {"accepted_steps", "rejected_steps"};
+
+    if constexpr (layout::summarises) {
+        const double window = s.summarise_every, sample = s.sample_summaries_every;
+        if (!(window > 0) || !std::isfinite(window))
+            invalid_setting("summarise_every", window,
+                            "must be positive and finite when summaries are kept");
+        if (!(sample > 0) || !std::isfinite(sample))
+            invalid_setting("sample_summaries_every", sample,
+                            "must be positive and finite when summaries are kept");
+        if (!is_whole_multiple(window, sample))
+            invalid_setting("summarise_every", window,
+                            "is not a whole number of samples of sample_summaries_every = " +
+                                format_value(sample));
+        whole_steps("sample_summaries_every", sample);
+        const std::uint32_t windows = whole_intervals(s.t_end - s.t0, window, "summarise_every");
+        if (windows == 0)
+            invalid_setting("summarise_every", window,
+                            "is longer than the interval t_end - t0 = " +
+                                format_value(s.t_end - s.t0) + ": no window would be complete");
+        const auto per_window = static_cast<std::uint32_t>(std::llround(window / sample));
+        if (double(windows) * per_window > 4e9)
+            invalid_setting("sample_summaries_every", sample, "gives more than 2^32 samples");
+        targets.samples.t0 = T(s.t0);
+        targets.samples.t_end = T(s.t_end);
+        targets.samples.every = T(sample);
+        targets.samples.first_k = 0;
+        targets.samples.last_k = windows * per_window;
+        targets.samples_per_window = per_window;
+        targets.n_windows = windows;
+        for (std::uint32_t w = 1; w <= windows; ++w)
+            plan.window_ends.push_back(targets.samples.time(w * per_window));
+        std::vector<std::string> summarised = state_names<System>();
+        if constexpr (layout::summarises_observables)
+            for (const std::string& name : observable_names<System>()) summarised.push_back(name);
+        plan.summary_legend = layout::windows_type::legend(summarised);
+    } else if (s.summarise_every != 0 || s.sample_summaries_every != 0) {
+        invalid_setting(s.summarise_every != 0 ? "summarise_every" : "sample_summaries_every",
+                        s.summarise_every != 0 ? s.summarise_every : s.sample_summaries_every,
+                        "but this solver keeps no summaries: add summaries<metrics...> to its "
+                        "outputs");
+    }
+    return plan;
+}
+
+}  // namespace cubie

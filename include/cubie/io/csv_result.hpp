@@ -1,0 +1,95 @@
+#pragma once
+// A batch_result as tidy tables, one row per observation, that pandas or a spreadsheet
+// reads directly:
+//
+//   final.csv      trajectory, status, <state names...>, accepted_steps, rejected_steps
+//   series.csv     trajectory, time, <saved variables...>, <counter names...>
+//                  (a row per trajectory and save; where anything is saved)
+//   summaries.csv  trajectory, window_end, <summary legend...>
+//                  (a row per trajectory and window; where summaries are)
+//
+// Statuses are written by name ("success", "nonfinite_state"), numbers in the shortest
+// form that reads back exactly (csv.hpp), values a failed trajectory never reached "nan".
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cubie/batch/batch_result.hpp"
+#include "cubie/core/status.hpp"
+#include "cubie/io/csv.hpp"
+#include "cubie/io/result_arrays.hpp"
+#include "cubie/io/result_directory.hpp"
+
+namespace cubie {
+namespace detail {
+
+/// A table of a row per trajectory and time: trajectory, the time, then columns, whose
+/// fields cells(out, time index, trajectory) writes.
+template <class T, class Cells>
+void write_csv_time_table(const std::filesystem::path& file, const char* time_column,
+                          const std::vector<T>& times, const std::vector<std::string>& columns,
+                          std::size_t n_trajectories, Cells cells) {
+    csv_writer out(file);
+    out.field("trajectory").field(time_column);
+    for (const std::string& column : columns) out.field(column);
+    out.end_row();
+    for (std::size_t i = 0; i < n_trajectories; ++i) {
+        for (std::size_t k = 0; k < times.size(); ++k) {
+            out.field(i).field(times[k]);
+            cells(out, k, i);
+            out.end_row();
+        }
+    }
+    out.close();
+}
+
+}  // namespace detail
+
+/// Writes r into the folder (created where missing) as CSV tables.
+template <class T>
+void write_result_csv(const batch_result<T>& r, const std::filesystem::path& directory) {
+    check_result_arrays(r);
+    detail::make_result_directory(directory);
+
+    csv_writer final_table(directory / "final.csv");
+    final_table.field("trajectory").field("status");
+    for (const std::string& name : r.state_names) final_table.field(name);
+    final_table.field("accepted_steps").field("rejected_steps").end_row();
+    for (std::size_t i = 0; i < r.n_trajectories; ++i) {
+        final_table.field(i).field(to_string(r.statuses[i]));
+        for (int s = 0; s < r.n_states; ++s) final_table.field(r.final_state(s, i));
+        final_table.field(r.accepted_steps[i]).field(r.rejected_steps[i]).end_row();
+    }
+    final_table.close();
+
+    const std::filesystem::path series = directory / "series.csv";
+    if (r.saved_variables.empty() && r.counter_names.empty()) {
+        detail::remove_stale_result_file(series);
+    } else {
+        std::vector<std::string> columns = r.saved_variables;
+        columns.insert(columns.end(), r.counter_names.begin(), r.counter_names.end());
+        detail::write_csv_time_table(series, "time", r.save_times, columns, r.n_trajectories,
+                                     [&](csv_writer& out, std::size_t save, std::size_t i) {
+                                         for (std::size_t v = 0; v < r.n_saved_variables(); ++v)
+                                             out.field(r.saved_value(save, v, i));
+                                         for (std::size_t c = 0; c < r.counter_names.size(); ++c)
+                                             out.field(r.saved_counter(save, c, i));
+                                     });
+    }
+
+    const std::filesystem::path summaries = directory / "summaries.csv";
+    if (r.summary_legend.empty()) {
+        detail::remove_stale_result_file(summaries);
+    } else {
+        detail::write_csv_time_table(summaries, "window_end", r.window_ends, r.summary_legend,
+                                     r.n_trajectories,
+                                     [&](csv_writer& out, std::size_t window, std::size_t i) {
+                                         for (std::size_t row = 0; row < r.n_summary_rows(); ++row)
+                                             out.field(r.summary_value(window, row, i));
+                                     });
+    }
+}
+
+}  // namespace cubie

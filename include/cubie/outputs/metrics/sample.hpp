@@ -1,0 +1,17 @@
+#pragma once
+// One sample of a summarised variable, as an accumulator receives it.
+
+namespace cubie::metrics {
+
+/// The value x_j of a variable at sample time t_j = t0 + j S. previous (x_{j-1}) and next
+/// (x_{j+1}) are filled for accumulators that need neighbours, and NaN for the others.
+template <class T>
+struct sample {
+    T value;
+    T previous;
+    T next;
+    T time;      ///< t_j
+    T interval;  ///< S, the sampling interval
+};
+
+}  // namespace cubie::metrics

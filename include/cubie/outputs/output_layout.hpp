@@ -1,0 +1,70 @@
+#pragma once
+// What a list of output policies asks of a solve, worked out at compile time: which
+// series are saved, whether summaries are kept and over how many variables. Nothing that
+// is not requested appears in the recorder or the kernel.
+
+#include <type_traits>
+
+#include "cubie/outputs/output_policies.hpp"
+#include "cubie/outputs/summary_windows.hpp"
+#include "cubie/systems/ode_system.hpp"
+
+namespace cubie {
+
+namespace detail {
+
+template <class T, int NVariables, class Summaries>
+struct windows_of {
+    using type = void;  // nothing summarised
+};
+template <class T, int NVariables, class... Metrics>
+struct windows_of<T, NVariables, summaries<Metrics...>> {
+    using type = summary_windows<T, NVariables, Metrics...>;
+};
+
+template <class... Outputs>
+struct first_summaries {
+    using type = void;
+};
+template <class Head, class... Tail>
+struct first_summaries<Head, Tail...> {
+    using type =
+        std::conditional_t<is_summaries<Head>, Head, typename first_summaries<Tail...>::type>;
+};
+
+}  // namespace detail
+
+template <ode_system System, class... Outputs>
+struct output_layout {
+    static_assert((is_output_policy<Outputs> && ...),
+                  "unknown output policy: the outputs are save_state, save_observables, "
+                  "save_counters and summaries<metrics...> (outputs/output_policies.hpp)");
+    template <class Policy>
+    static constexpr int count = (0 + ... + (std::is_same_v<Outputs, Policy> ? 1 : 0));
+    static_assert(((count<Outputs> == 1) && ...), "an output policy is listed twice");
+    static_assert((0 + ... + (is_summaries<Outputs> ? 1 : 0)) <= 1,
+                  "list one summaries<...> with every metric in it");
+
+    using T = typename System::value_type;
+    static constexpr bool saves_states = count<save_state> == 1;
+    static constexpr bool saves_observables = count<save_observables> == 1;
+    static constexpr bool saves_counters = count<save_counters> == 1;
+    static_assert(!saves_observables || has_observables<System>,
+                  "save_observables needs a system with observables (n_observables > 0 and an "
+                  "observables() member)");
+    /// Anything saved at save_every.
+    static constexpr bool saves = saves_states || saves_observables || saves_counters;
+
+    using summaries_policy = typename detail::first_summaries<Outputs...>::type;
+    static constexpr bool summarises = !std::is_void_v<summaries_policy>;
+    /// Summaries cover every state and, where the system has them, every observable.
+    static constexpr bool summarises_observables = summarises && has_observables<System>;
+    static constexpr int n_summarised =
+        System::n_states + (summarises_observables ? System::n_observables : 0);
+    /// summary_windows<T, n_summarised, Metrics...>, or void.
+    using windows_type = typename detail::windows_of<T, n_summarised, summaries_policy>::type;
+
+    static constexpr bool records = saves || summarises;
+};
+
+}  // namespace cubie

@@ -1,0 +1,291 @@
+#pragma once
+// summary_windows<T, NVariables, Metrics...>: one trajectory's summary metrics, computed on
+// the fly over windows of sampled values; the series itself is never stored.
+//
+// The loop samples the NVariables summarised variables at t_k = t0 + k S, k = 0 .. K.
+// Sample 0 is history only. Window w holds the m samples k = w m + 1 .. (w + 1) m, so
+// K = n_windows m. Accumulators that need neighbours see sample j together with x_{j-1}
+// and x_{j+1}, that is once x_{j+1} has arrived, for j = 1 .. K-1 (the last sample of the
+// run is never a peak and has no derivative); every other accumulator sees j = 1 .. K.
+//
+// A window's rows are written once it is complete for every accumulator: at k = (w + 1) m
+// without neighbour accumulators, one sample later with them (at K for the last window).
+// Windows never completed (the trajectory failed) keep what the caller put there.
+//
+// Rows of a window, metric-major in the order of Metrics...:
+//   row = (offset(metric) + output) * NVariables + variable
+// and the output array is [window][row][trajectory].
+//
+// Metrics that share an accumulator share its running state: the distinct accumulators
+// are found at compile time, and each keeps one state per variable. History (the last two
+// samples) is kept only when some accumulator needs neighbours.
+
+#include <boost/hana/append.hpp>
+#include <boost/hana/contains.hpp>
+#include <boost/hana/fold_left.hpp>
+#include <boost/hana/if.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
+#include <cuda/std/array>
+#include <cuda/std/cstddef>
+#include <cuda/std/limits>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cubie/core/batch_view.hpp"
+#include "cubie/core/config.hpp"
+#include "cubie/core/static_for.hpp"
+#include "cubie/core/vector.hpp"
+#include "cubie/outputs/metrics/sample.hpp"
+#include "cubie/outputs/metrics/summary_metric.hpp"
+
+namespace cubie {
+
+namespace detail {
+
+/// The distinct types among Types..., in order of first appearance, as a hana tuple of
+/// hana types (host-side type computation, used only through decltype).
+template <class... Types>
+constexpr auto distinct_type_list() {
+    namespace hana = boost::hana;
+    return hana::fold_left(hana::tuple_t<Types...>, hana::tuple_t<>, [](auto seen, auto type) {
+        return hana::if_(hana::contains(seen, type), seen, hana::append(seen, type));
+    });
+}
+
+/// The same as a cuda::std::tuple type, which device code can use.
+template <class... Types>
+using distinct_types = typename decltype(boost::hana::unpack(
+    distinct_type_list<Types...>(), boost::hana::template_<cuda::std::tuple>))::type;
+
+/// Position of Type in the tuple type List, where it appears once.
+template <class Type, class List>
+struct index_of_type;
+template <class Type, class... List>
+struct index_of_type<Type, cuda::std::tuple<List...>> {
+    static constexpr int value = [] {
+        int index = 0;
+        bool found = false;
+        ((found = found || cuda::std::is_same_v<Type, List>, index += found ? 0 : 1), ...);
+        return index;
+    }();
+};
+
+/// cuda::std::tuple of one accumulator state per variable, for each accumulator.
+template <class T, int NVariables, class Accumulators>
+struct accumulator_states_of;
+template <class T, int NVariables, class... Accumulators>
+struct accumulator_states_of<T, NVariables, cuda::std::tuple<Accumulators...>> {
+    using type = cuda::std::tuple<vector<typename Accumulators::template state<T>, NVariables>...>;
+};
+
+/// The last two samples, x_{k-2} and x_{k-1}, for accumulators that need neighbours.
+template <class T, int NVariables, bool Kept>
+struct sample_history {
+    vector<T, NVariables> before_last;
+    vector<T, NVariables> last;
+};
+template <class T, int NVariables>
+struct sample_history<T, NVariables, false> {};
+
+template <class... Metrics>
+constexpr auto concatenated_output_names() {
+    cuda::std::array<const char*, (Metrics::n_outputs + ...)> names{};
+    int row = 0;
+    (([&] {
+         for (const char* name : Metrics::output_names) names[row++] = name;
+     }()),
+     ...);
+    return names;
+}
+
+constexpr bool same_text(const char* a, const char* b) {
+    while (*a != '\0' && *a == *b) ++a, ++b;
+    return *a == *b;
+}
+
+/// True unless two outputs of the same name come from different accumulators. The same
+/// name read off one accumulator (max, and max of extrema) is taken to be the same value,
+/// written twice; from two accumulators it could differ, and the legend could not tell
+/// them apart.
+template <class Accumulators, class... Metrics>
+constexpr bool output_names_unambiguous() {
+    constexpr auto names = concatenated_output_names<Metrics...>();
+    cuda::std::array<int, names.size()> source{};
+    int row = 0;
+    (([&] {
+         for (int o = 0; o < Metrics::n_outputs; ++o)
+             source[row++] = index_of_type<typename Metrics::accumulator, Accumulators>::value;
+     }()),
+     ...);
+    for (cuda::std::size_t i = 0; i < names.size(); ++i)
+        for (cuda::std::size_t j = i + 1; j < names.size(); ++j)
+            if (same_text(names[i], names[j]) && source[i] != source[j]) return false;
+    return true;
+}
+
+}  // namespace detail
+
+template <class T, int NVariables, class... Metrics>
+struct summary_windows {
+    static_assert(sizeof...(Metrics) >= 1, "summary_windows needs at least one metric");
+    static_assert((metrics::summary_metric<Metrics> && ...),
+                  "a summary metric lacks part of the interface in "
+                  "outputs/metrics/summary_metric.hpp");
+    static_assert(NVariables >= 1, "summary_windows needs at least one variable");
+
+    /// The distinct accumulators of Metrics..., in order of first use.
+    using accumulators = detail::distinct_types<typename Metrics::accumulator...>;
+    static constexpr int n_accumulators = cuda::std::tuple_size_v<accumulators>;
+    static constexpr bool needs_neighbours = (Metrics::accumulator::needs_neighbours || ...);
+    static constexpr int outputs_per_variable = (Metrics::n_outputs + ...);
+    static constexpr int rows = outputs_per_variable * NVariables;  ///< rows per window
+    /// Output names in row order (each repeated over the variables).
+    static constexpr cuda::std::array<const char*, outputs_per_variable> output_names =
+        detail::concatenated_output_names<Metrics...>();
+    static_assert(detail::output_names_unambiguous<accumulators, Metrics...>(),
+                  "two metrics with different accumulators write outputs of the same name: "
+                  "rename one, the legend could not tell them apart");
+
+    /// "<variable>.<output name>" for every row of a window, in row order.
+    static std::vector<std::string> legend(const std::vector<std::string>& variable_names) {
+        if (variable_names.size() != static_cast<std::size_t>(NVariables))
+            throw std::invalid_argument("summary legend: " + std::to_string(NVariables) +
+                                        " variable names expected, got " +
+                                        std::to_string(variable_names.size()));
+        std::vector<std::string> names;
+        names.reserve(rows);
+        for (const char* output : output_names)
+            for (const std::string& variable : variable_names)
+                names.push_back(variable + "." + output);
+        return names;
+    }
+
+    /// Begins a run at sample 0 (x0 at t0). out has n_windows * rows rows.
+    CUBIE_HD void start(const vector<T, NVariables>& x0, T t0, T interval,
+                        std::uint32_t samples_per_window, std::uint32_t n_windows,
+                        batch_view<T> out, std::size_t trajectory) {
+        assert(samples_per_window >= 1);
+        t0_ = t0;
+        interval_ = interval;
+        samples_per_window_ = samples_per_window;
+        n_windows_ = n_windows;
+        out_ = out;
+        trajectory_ = trajectory;
+        k_ = 0;
+        window_ = 0;
+        filled_ = 0;
+        if constexpr (needs_neighbours) history_.last = x0;
+        reset_accumulators();
+    }
+
+    /// The next sample, k = 1 .. K.
+    CUBIE_HD void add(const vector<T, NVariables>& x) {
+        ++k_;
+        if constexpr (needs_neighbours) {
+            if (k_ >= 2) {
+                const T time = sample_time(k_ - 1);
+                add_to<true>([&](int v) {
+                    return metrics::sample<T>{history_.last[v], history_.before_last[v], x[v], time,
+                                              interval_};
+                });
+            }
+            // The previous sample closed a window that neighbour accumulators just finished.
+            if (filled_ == samples_per_window_) next_window();
+            history_.before_last = history_.last;
+            history_.last = x;
+        }
+        const T time = sample_time(k_);
+        add_to<false>([&](int v) {
+            const T none = cuda::std::numeric_limits<T>::quiet_NaN();
+            return metrics::sample<T>{x[v], none, none, time, interval_};
+        });
+        ++filled_;
+        if (filled_ == samples_per_window_) {
+            if constexpr (!needs_neighbours)
+                next_window();
+            else if (window_ + 1 == n_windows_)  // sample K: no neighbour sample follows
+                write_window();
+        }
+    }
+
+private:
+    using accumulator_states =
+        typename detail::accumulator_states_of<T, NVariables, accumulators>::type;
+    static constexpr cuda::std::array<int, sizeof...(Metrics)> offsets = [] {
+        cuda::std::array<int, sizeof...(Metrics)> first{};
+        int next = 0, i = 0;
+        ((first[i++] = next, next += Metrics::n_outputs), ...);
+        return first;
+    }();
+
+    CUBIE_HD T sample_time(std::uint32_t k) const { return t0_ + static_cast<T>(k) * interval_; }
+
+    CUBIE_HD void reset_accumulators() {
+        static_for<n_accumulators>([&](auto a) {
+            using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
+            CUBIE_UNROLL
+            for (int v = 0; v < NVariables; ++v)
+                A::reset(cuda::std::get<decltype(a)::value>(states_)[v]);
+        });
+    }
+
+    /// Adds sample_of(v) to every accumulator whose needs_neighbours is Neighbours.
+    template <bool Neighbours, class SampleOf>
+    CUBIE_HD void add_to(const SampleOf& sample_of) {
+        static_for<n_accumulators>([&](auto a) {
+            using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
+            if constexpr (A::needs_neighbours == Neighbours) {
+                CUBIE_UNROLL
+                for (int v = 0; v < NVariables; ++v)
+                    A::add(cuda::std::get<decltype(a)::value>(states_)[v], sample_of(v));
+            }
+        });
+    }
+
+    CUBIE_HD void write_window() const {
+        const int first_row = static_cast<int>(window_) * rows;
+        static_for<sizeof...(Metrics)>([&](auto m) {
+            using M = cuda::std::tuple_element_t<decltype(m)::value, cuda::std::tuple<Metrics...>>;
+            constexpr int a = detail::index_of_type<typename M::accumulator, accumulators>::value;
+            constexpr int offset = offsets[decltype(m)::value];
+            CUBIE_UNROLL
+            for (int v = 0; v < NVariables; ++v) {
+                vector<T, M::n_outputs> values;
+                M::output(cuda::std::get<a>(states_)[v], values.data());
+                CUBIE_UNROLL
+                for (int o = 0; o < M::n_outputs; ++o)
+                    out_(first_row + (offset + o) * NVariables + v, trajectory_) = values[o];
+            }
+        });
+    }
+
+    CUBIE_HD void next_window() {
+        write_window();
+        reset_accumulators();
+        ++window_;
+        filled_ = 0;
+    }
+
+    accumulator_states states_;
+    [[no_unique_address]] detail::sample_history<T, NVariables, needs_neighbours> history_;
+    batch_view<T> out_;
+    std::size_t trajectory_;
+    T t0_;
+    T interval_;
+    std::uint32_t samples_per_window_;
+    std::uint32_t n_windows_;
+    std::uint32_t k_;       ///< samples taken since t0
+    std::uint32_t window_;  ///< the window being filled
+    std::uint32_t filled_;  ///< its samples so far
+};
+
+}  // namespace cubie

@@ -1,0 +1,86 @@
+#pragma once
+// The times outputs are taken at: t0 + k every for k = first_k .. last_k, plus t_end on
+// request. Times are computed from k, never accumulated, so float rounding can neither
+// drop nor duplicate a point. Saved series and summary samples each have one grid, the
+// same for every trajectory.
+
+#include <cuda/std/cmath>
+#include <cuda/std/limits>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "cubie/core/config.hpp"
+#include "cubie/core/invalid_setting.hpp"
+
+namespace cubie {
+
+template <class T>
+struct time_grid {
+    T t0 = 0;
+    T t_end = 0;
+    T every = 0;
+    std::uint32_t first_k = 1;  ///< 0 when t0 itself is a point
+    std::uint32_t last_k = 0;   ///< largest k with t0 + k every <= t_end
+    bool final_point = false;   ///< t_end after the regular points
+
+    CUBIE_HD std::uint32_t count() const {
+        return (last_k + 1 - first_k) + (final_point ? 1u : 0u);
+    }
+    /// Time of point `index` (0-based). Rounding in the working precision may put
+    /// t0 + k every just past t_end, where no step would reach it: clamped.
+    CUBIE_HD T time(std::uint32_t index) const {
+        const std::uint32_t k = first_k + index;
+        return k <= last_k ? cuda::std::fmin(t0 + T(k) * every, t_end) : t_end;
+    }
+    /// Time of point `index`, or +infinity past the last one.
+    CUBIE_HD T time_or_never(std::uint32_t index) const {
+        return index < count() ? time(index) : cuda::std::numeric_limits<T>::infinity();
+    }
+};
+
+/// The largest whole k with k * every <= duration, forgiving the rounding of the ratio
+/// (double, as the user gave the settings). `setting` names `every` in errors.
+inline std::uint32_t whole_intervals(double duration, double every, const char* setting) {
+    const double ratio = duration / every;
+    double last = std::floor(ratio);
+    if (ratio - last > 1 - 1e-9) last += 1;
+    if (last > std::numeric_limits<std::uint32_t>::max() - 2)
+        invalid_setting(setting, every, "gives more than 2^32 points");
+    return static_cast<std::uint32_t>(last);
+}
+
+/// True when `interval` is a whole number of `unit`s, up to the rounding of the ratio.
+inline bool is_whole_multiple(double interval, double unit) {
+    const double ratio = interval / unit;
+    return std::abs(ratio - std::round(ratio)) <= 1e-9 * std::max(1.0, ratio) &&
+           std::round(ratio) >= 1;
+}
+
+/// The save times for settings t0, t_end, save_every, save_initial, save_final. Throws
+/// std::invalid_argument for an unusable save_every or a grid with no point.
+template <class T>
+time_grid<T> make_save_grid(double t0, double t_end, double save_every, bool save_initial,
+                            bool save_final) {
+    if (!(save_every > 0) || !std::isfinite(save_every))
+        invalid_setting("save_every", save_every,
+                        "must be positive and finite when anything is saved");
+    time_grid<T> g;
+    g.t0 = T(t0);
+    g.t_end = T(t_end);
+    g.every = T(save_every);
+    g.first_k = save_initial ? 0 : 1;
+    g.last_k = whole_intervals(t_end - t0, save_every, "save_every");
+    const double last_time = t0 + g.last_k * save_every;
+    g.final_point =
+        save_final && std::abs(t_end - last_time) > 1e-9 * std::max(1.0, std::abs(t_end));
+    if (g.count() == 0)
+        invalid_setting("save_every", save_every,
+                        "is longer than the interval and neither save_initial nor save_final is "
+                        "set: nothing would be saved");
+    return g;
+}
+
+}  // namespace cubie
