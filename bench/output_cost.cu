@@ -37,6 +37,7 @@ struct timing {
     double e2e_ms = std::numeric_limits<double>::infinity();
     double kernel_ms = std::numeric_limits<double>::infinity();
     std::size_t output_bytes = 0;  ///< bytes of saved series or summaries the kernel wrote
+    int registers = 0;
 };
 
 double now_ms() {
@@ -58,6 +59,7 @@ timing measure(const Solver& solver, const cubie::batch_inputs<float>& inputs,
         t.e2e_ms = std::min(t.e2e_ms, e2e);
         t.kernel_ms = std::min(t.kernel_ms, double(result.kernel->milliseconds));
         t.output_bytes = (result.saved.size() + result.summaries.size()) * sizeof(float);
+        t.registers = result.kernel->registers;
     }
     return t;
 }
@@ -113,12 +115,12 @@ int main(int argc, char** argv) {
                           cubie::summaries<cubie::metrics::mean, cubie::metrics::extrema>>{},
             inputs, summarising, repeat);
 
-        std::printf("%-10s %12s %12s %14s %12s %14s\n", "outputs", "kernel ms", "e2e ms",
-                    "kernel ratio", "e2e ratio", "output MB");
+        std::printf("%-10s %12s %12s %14s %12s %14s %10s\n", "outputs", "kernel ms", "e2e ms",
+                    "kernel ratio", "e2e ratio", "output MB", "registers");
         const auto line = [&](const char* name, const timing& t) {
-            std::printf("%-10s %12.3f %12.3f %14.2f %12.2f %14.1f\n", name, t.kernel_ms, t.e2e_ms,
-                        t.kernel_ms / final_only.kernel_ms, t.e2e_ms / final_only.e2e_ms,
-                        double(t.output_bytes) / 1e6);
+            std::printf("%-10s %12.3f %12.3f %14.2f %12.2f %14.1f %10d\n", name, t.kernel_ms,
+                        t.e2e_ms, t.kernel_ms / final_only.kernel_ms, t.e2e_ms / final_only.e2e_ms,
+                        double(t.output_bytes) / 1e6, t.registers);
         };
         line("final", final_only);
         line("saves", saves);

@@ -2,7 +2,8 @@
 // (reference/make_dense_series_reference.py): Lorenz, save_every = 0.07 over [0, 1.5],
 // which does not divide the interval, with t0 and t_end saved too. Methods with an
 // interpolant save without shortening a single step: their steps, step counts and final
-// states are those of the same solve saving nothing. Methods without one land on the
+// states are those of the same solve saving nothing (bit for bit on the host, to rounding
+// on the device). Methods without one land on the
 // save times.
 
 #include <doctest/doctest.h>
@@ -82,7 +83,7 @@ template <class T, class Algorithm>
 void check_interpolated_saves(double tol, double bound) {
     static_assert(Algorithm::has_dense_output);
     INFO(std::string(Algorithm::name)
-         << " in " << (sizeof(T) == 4 ? "float" : "double") << " at " << tol);
+         << std::string(sizeof(T) == 4 ? " in float" : " in double") << " at " << tol);
     std::vector<T> y0, rho;
     const auto inputs = lorenz_inputs(y0, rho);
     const auto s = dense_settings<pi_controller>(1e-3, tol);
@@ -96,9 +97,23 @@ void check_interpolated_saves(double tol, double bound) {
     plain_settings.save_every = 0;
     const auto plain = solver<systems::lorenz<T>, Algorithm, pi_controller>{}.solve(
         inputs, plain_settings, test_backend{});
+#if defined(__CUDACC__)
+    // nvcc contracts multiply-adds differently in the two kernels (the saving one keeps
+    // the stages), so the two solves agree to rounding, and a step whose error estimate
+    // sits at the acceptance threshold may go either way. Landing on the 23 save times
+    // would add up to 23 steps.
+    for (std::size_t i = 0; i < n_trajectories; ++i) {
+        CHECK(std::abs(double(saved.accepted_steps[i]) - double(plain.accepted_steps[i])) <= 1);
+        for (int v = 0; v < 3; ++v)
+            CHECK(saved.final_state(v, i) ==
+                  doctest::Approx(plain.final_state(v, i)).epsilon(10 * tol).scale(1));
+    }
+#else
+    // On the host both solves run the same arithmetic: the same steps, bit for bit.
     CHECK(saved.accepted_steps == plain.accepted_steps);
     CHECK(saved.rejected_steps == plain.rejected_steps);
     CHECK(saved.final_states == plain.final_states);
+#endif
     // The final save is the final state itself, not an interpolation.
     for (std::size_t i = 0; i < n_trajectories; ++i)
         for (int v = 0; v < 3; ++v)

@@ -193,9 +193,10 @@ struct summary_windows {
         if constexpr (needs_neighbours) {
             if (k_ >= 2) {
                 const T time = sample_time(k_ - 1);
+                const T none = cuda::std::numeric_limits<T>::quiet_NaN();
                 add_to<true>([&](int v) {
-                    return metrics::sample<T>{history_.last[v], history_.before_last[v], x[v], time,
-                                              interval_};
+                    return metrics::sample<T>{
+                        history_.last[v], history_.before_last[v], x[v], time, interval_, none};
                 });
             }
             // The previous sample closed a window that neighbour accumulators just finished.
@@ -204,9 +205,10 @@ struct summary_windows {
             history_.last = x;
         }
         const T time = sample_time(k_);
+        const T reciprocal_count = T(1) / static_cast<T>(filled_ + 1);
         add_to<false>([&](int v) {
             const T none = cuda::std::numeric_limits<T>::quiet_NaN();
-            return metrics::sample<T>{x[v], none, none, time, interval_};
+            return metrics::sample<T>{x[v], none, none, time, interval_, reciprocal_count};
         });
         ++filled_;
         if (filled_ == samples_per_window_) {

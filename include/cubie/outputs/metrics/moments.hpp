@@ -30,7 +30,7 @@ struct moments {
     CUBIE_HD static void add(state<T>& s, const sample<T>& x) {
         ++s.count;
         const T delta = x.value - s.mean;
-        s.mean += delta / static_cast<T>(s.count);
+        s.mean += delta * x.reciprocal_count;  // delta / count, the division shared
         // The new mean lies between the old one and x: both factors share their sign.
         s.squared_deviations += delta * (x.value - s.mean);
     }

@@ -12,6 +12,9 @@ struct sample {
     T next;
     T time;      ///< t_j
     T interval;  ///< S, the sampling interval
+    /// For accumulators without neighbours: 1 / n, n the samples of the window so far
+    /// (this one included), computed once per sample for every variable.
+    T reciprocal_count;
 };
 
 }  // namespace cubie::metrics
