@@ -28,10 +28,12 @@ const char* const usage =
     "                      dxdt_max dxdt_min dxdt_extrema d2xdt2_max d2xdt2_min d2xdt2_extrema\n"
     "                      (peaks: the first 4 per window)\n"
     "  --summarise-every W window length (default 1: one window)\n"
-    "  --sample-every S    interval of the samples summaries see (default: dt, or 2^-10)\n"
+    "  --sample-every S    interval of the samples summaries see (default: about 1/64 of a\n"
+    "                      window, in whole steps with --dt)\n"
     "  --out PATH          writes the result: a folder of CSV tables or NPY arrays, or one\n"
     "                      HDF5 file (--format h5)\n"
-    "  Saving and summaries run with the fixed and pi controllers.\n";
+    "  Saving and summaries run with the fixed and pi controllers, in one kernel that keeps\n"
+    "  every metric (a program that lists only the metrics it needs gets a leaner one).\n";
 
 const std::vector<std::string> summary_metric_names = {
     "mean",          "std",        "rms",

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <type_traits>
 #include <vector>
@@ -39,6 +40,12 @@ using sweep_summaries =
                      cubie::metrics::max_magnitude, cubie::metrics::peaks<4>,
                      cubie::metrics::negative_peaks<4>, cubie::metrics::dxdt_extrema,
                      cubie::metrics::d2xdt2_extrema>;
+
+/// About 64 samples per window, in whole steps of dt: each sample of an adaptive method is
+/// an interpolation, and sampling every 2^-10 would cost more than its steps.
+inline double default_sample_interval(double window, double dt) {
+    return std::max(1.0, std::round(window / 64 / dt)) * dt;
+}
 
 /// Solves the sweep o.repeat times with `solver`, keeps the fastest time, writes the
 /// result to o.out.
@@ -96,7 +103,8 @@ sweep_outcome solve_sweep(const options& o, Backend backend) {
         // coarsest setting (one save, one window) and dropped before writing.
         settings.save_every = o.save_every.value_or(settings.t_end - settings.t0);
         settings.summarise_every = o.summarise_every.value_or(settings.t_end - settings.t0);
-        settings.sample_summaries_every = o.sample_every.value_or(settings.dt);
+        settings.sample_summaries_every =
+            o.sample_every.value_or(default_sample_interval(settings.summarise_every, settings.dt));
         using with_outputs = cubie::solver<lorenz, Method, Controller, cubie::save_state,
                                            cubie::save_counters, sweep_summaries>;
         return timed_solves(with_outputs{}, o, settings, backend, y0, rho);
