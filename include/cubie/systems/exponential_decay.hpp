@@ -16,6 +16,7 @@ struct exponential_decay {
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
     static constexpr cuda::std::array<const char*, 1> state_names{"y"};
+    static constexpr cuda::std::array<const char*, 1> parameter_names{"k"};
 
     CUBIE_HD void rhs(T, const state_t<exponential_decay>& y,
                       const parameters_t<exponential_decay>& p, const drivers_t<exponential_decay>&,

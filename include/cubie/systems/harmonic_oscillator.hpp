@@ -17,6 +17,7 @@ struct harmonic_oscillator {
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
     static constexpr cuda::std::array<const char*, 2> state_names{"x", "v"};
+    static constexpr cuda::std::array<const char*, 1> parameter_names{"omega"};
 
     CUBIE_HD void rhs(T, const state_t<harmonic_oscillator>& y,
                       const parameters_t<harmonic_oscillator>& p,

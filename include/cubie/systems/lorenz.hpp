@@ -18,6 +18,7 @@ struct lorenz {
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
     static constexpr cuda::std::array<const char*, 3> state_names{"x", "y", "z"};
+    static constexpr cuda::std::array<const char*, 1> parameter_names{"rho"};
     static constexpr T sigma = T(10);
     static constexpr T beta = T(8.0 / 3.0);
 

@@ -17,6 +17,7 @@ struct van_der_pol {
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
     static constexpr cuda::std::array<const char*, 2> state_names{"x", "v"};
+    static constexpr cuda::std::array<const char*, 1> parameter_names{"mu"};
 
     CUBIE_HD void rhs(T, const state_t<van_der_pol>& y, const parameters_t<van_der_pol>& p,
                       const drivers_t<van_der_pol>&, state_t<van_der_pol>& dydt) const {

@@ -1,7 +1,8 @@
 #pragma once
-// The names of a system's states and observables, for result legends and for selecting
-// outputs by name. Generated systems name every variable (state_names,
-// observable_names); a system without names gets y0, y1, ... and observable0, ...
+// The names of a system's states, parameters and observables, for result legends, output
+// selection and batch grids. Generated systems name every variable (state_names,
+// parameter_names, observable_names); a system without names gets y0, y1, ..., p0, ...
+// and observable0, ...
 
 #include <string>
 #include <vector>
@@ -18,6 +19,18 @@ std::vector<std::string> state_names() {
             names.emplace_back(System::state_names[i]);
         else
             names.push_back("y" + std::to_string(i));
+    }
+    return names;
+}
+
+template <ode_system System>
+std::vector<std::string> parameter_names() {
+    std::vector<std::string> names;
+    for (int i = 0; i < System::n_parameters; ++i) {
+        if constexpr (requires { System::parameter_names[0]; })
+            names.emplace_back(System::parameter_names[i]);
+        else
+            names.push_back("p" + std::to_string(i));
     }
     return names;
 }
