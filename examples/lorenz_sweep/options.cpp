@@ -12,7 +12,7 @@ namespace lorenz_sweep {
 const char* const usage =
     "usage: lorenz_sweep [--n N] [--method NAME] (--dt DT | --tol TOL)\n"
     "                    [--controller fixed|i|pi|pid|gustafsson] [--backend auto|host|cuda]\n"
-    "                    [--precision float|double] [--repeat R]\n"
+    "                    [--precision float|double] [--repeat R] [--progress]\n"
     "                    [--save-every S] [--summaries LIST [--summarise-every W]\n"
     "                    [--sample-every S]] [--out PATH [--format csv|npy|h5]]\n"
     "Integrates the Lorenz system for N values of rho in [0, 21], x0 = (1, 0, 0), t in [0, 1].\n"
@@ -21,6 +21,7 @@ const char* const usage =
     "  methods: euler heun ralston bogacki_shampine_32 classical_rk4 dormand_prince_54 tsit5\n"
     "           cash_karp_54 fehlberg_45 dormand_prince_853 vern7 vern9\n"
     "  --repeat R solves R times and reports the fastest (the first includes start-up)\n"
+    "  --progress shows a progress bar (the batch goes in about 100 chunks)\n"
     "  --save-every S      saves x, y, z and the step counts every S (a whole number of\n"
     "                      steps with --dt; interpolated between steps where the method can)\n"
     "  --summaries LIST    comma-separated metrics of x, y, z over windows, e.g. mean,extrema:\n"
@@ -83,6 +84,10 @@ options parse_options(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view flag = argv[i];
         if (flag == "--help" || flag == "-h") throw usage_error("");
+        if (flag == "--progress") {
+            o.progress = true;
+            continue;
+        }
         if (i + 1 >= argc) throw usage_error("missing value after " + std::string(flag));
         const char* value = argv[++i];
         if (flag == "--n")

@@ -27,7 +27,8 @@ struct options {
     std::optional<std::string> out;  ///< a directory (csv, npy) or a file (h5)
     std::string format = "csv";      ///< csv, npy or h5
     int repeat = 1;
-    std::optional<double> save_every;       ///< save states and step counters
+    bool progress = false;             ///< a progress bar on stderr, the batch in about 100 chunks
+    std::optional<double> save_every;  ///< save states and step counters
     std::vector<std::string> summaries;     ///< metric names, e.g. mean, extrema, peaks
     std::optional<double> summarise_every;  ///< window length; default: the whole interval
     std::optional<double> sample_every;     ///< summary samples; default: dt (or 2^-10)

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <type_traits>
 #include <vector>
 
@@ -41,6 +42,17 @@ using sweep_summaries =
                      cubie::metrics::negative_peaks<4>, cubie::metrics::dxdt_extrema,
                      cubie::metrics::d2xdt2_extrema>;
 
+/// Draws the solve's progress on one terminal line of stderr.
+inline bool progress_bar(const cubie::solve_progress& p) {
+    constexpr int width = 40;
+    const int filled = static_cast<int>(width * p.done / p.total);
+    std::fprintf(stderr, "\r[%.*s%*s] %3zu%%  %.3g trajectories/s  %.1f s left ", filled,
+                 "========================================", width - filled, "",
+                 100 * p.done / p.total, p.rate(), p.seconds_left());
+    if (p.done == p.total) std::fputc('\n', stderr);
+    return true;
+}
+
 /// About 64 samples per window, in whole steps of dt: each sample of an adaptive method is
 /// an interpolation, and sampling every 2^-10 would cost more than its steps.
 inline double default_sample_interval(double window, double dt) {
@@ -57,7 +69,9 @@ sweep_outcome timed_solves(const Solver& solver, const options& o,
     cubie::batch_result<T> result;
     for (int r = 0; r < o.repeat; ++r) {
         const auto start = std::chrono::steady_clock::now();
-        result = solver.solve({o.n, y0, rho}, settings, backend);
+        cubie::solve_control control;
+        if (o.progress) control.progress = progress_bar;
+        result = solver.solve({o.n, y0, rho}, settings, backend, control);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (r == 0) out.first_seconds = out.best_seconds = seconds;

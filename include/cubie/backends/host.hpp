@@ -1,7 +1,8 @@
 #pragma once
 // Host backend: the trajectories of a batch spread over OpenMP threads, each integrated
-// by the same code a GPU thread runs.
+// by the same code a GPU thread runs, in place in the caller's and the result's arrays.
 
+#include <algorithm>
 #include <cstddef>
 
 #include "cubie/batch/batch_inputs.hpp"
@@ -11,24 +12,45 @@
 namespace cubie::backends {
 
 struct host {
-    /// Integrates every trajectory of task on the host, reading inputs and writing outputs
-    /// in place.
-    template <class Task, class T>
-    void run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result) const {
+    /// Host memory sets no limit beyond the result's own (checked by the solver).
+    std::size_t chunk_capacity(std::size_t wanted, double /*bytes_per_trajectory*/) const {
+        return wanted;
+    }
+
+    /// Integrates every trajectory of the batch, `chunk` at a time; after_chunk(done)
+    /// returns false to stop before the next chunk. Returns the trajectories done.
+    template <class Task, class T, class AfterChunk>
+    std::size_t run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result,
+                    std::size_t chunk, AfterChunk&& after_chunk) const {
         for (std::size_t k = 0; k < inputs.drivers.size(); ++k)
             task.settings.drivers[k] = inputs.drivers[k].view();
-        task.bind({inputs.initial_states.data(),
-                   inputs.parameters.data(),
-                   result.final_states.data(),
-                   result.statuses.data(),
-                   result.accepted_steps.data(),
-                   result.rejected_steps.data(),
-                   {result.saved.data(), result.saved_counters.data(), result.summaries.data()}});
-        const auto n = static_cast<std::ptrdiff_t>(task.n_trajectories);
-        // Adaptive trajectories differ in cost: hand them out in small dynamic chunks.
-#pragma omp parallel for schedule(dynamic, 64)
-        for (std::ptrdiff_t i = 0; i < n; ++i) task(static_cast<std::size_t>(i));
+        const std::size_t n = inputs.n_trajectories;
         result.backend = "host";
+        for (std::size_t first = 0; first < n; first += chunk) {
+            task.n_trajectories = std::min(chunk, n - first);
+            task.bind({at(inputs.initial_states.data(), first),
+                       at(inputs.parameters.data(), first),
+                       at(result.final_states.data(), first),
+                       at(result.statuses.data(), first),
+                       at(result.accepted_steps.data(), first),
+                       at(result.rejected_steps.data(), first),
+                       {at(result.saved.data(), first), at(result.saved_counters.data(), first),
+                        at(result.summaries.data(), first)}},
+                      n);
+            const auto count = static_cast<std::ptrdiff_t>(task.n_trajectories);
+            // Adaptive trajectories differ in cost: hand them out in small dynamic chunks.
+#pragma omp parallel for schedule(dynamic, 64)
+            for (std::ptrdiff_t i = 0; i < count; ++i) task(static_cast<std::size_t>(i));
+            if (!after_chunk(first + task.n_trajectories)) return first + task.n_trajectories;
+        }
+        return n;
+    }
+
+private:
+    /// The chunk's first trajectory in a [variable][trajectory] array (none: null).
+    template <class U>
+    static U* at(U* data, std::size_t first) {
+        return data ? data + first : nullptr;
     }
 };
 

@@ -16,15 +16,18 @@ struct kernel_report {
     std::size_t blocks = 0;
     int blocks_per_multiprocessor = 0;
     double occupancy = 0;    ///< resident threads over the multiprocessor's maximum
-    float milliseconds = 0;  ///< the kernel alone, between CUDA events
+    float milliseconds = 0;  ///< the kernel alone, between CUDA events (summed over chunks)
+    std::size_t chunks = 1;  ///< launches: one per chunk of the batch
 
     std::string to_string() const {
         char text[256];
         std::snprintf(text, sizeof text,
                       "kernel (%s): %d registers, %zu bytes local memory, %d threads x %zu "
-                      "blocks, %d blocks per multiprocessor, occupancy %.0f%%, %.3f ms",
+                      "blocks, %d blocks per multiprocessor, occupancy %.0f%%, %.3f ms in %zu "
+                      "chunk%s",
                       configuration.c_str(), registers, local_bytes, block_size, blocks,
-                      blocks_per_multiprocessor, occupancy * 100, milliseconds);
+                      blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
+                      chunks == 1 ? "" : "s");
         return text;
     }
 };

@@ -14,6 +14,7 @@
 // others untouched.
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,7 @@
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/output_plan.hpp"
+#include "cubie/batch/solve_control.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/controllers/controller.hpp"
 #include "cubie/loop/solve_settings.hpp"
@@ -61,13 +63,14 @@ public:
 
     template <class Backend = backends::automatic>
     batch_result<value_type> solve(const batch_inputs<value_type>& inputs,
-                                   const settings_type& settings, Backend backend = {}) const {
+                                   const settings_type& settings, Backend backend = {},
+                                   const solve_control& control = {}) const {
         if constexpr (std::is_same_v<Backend, backends::automatic>) {
 #if defined(__CUDACC__)
             if (backends::cuda_device_available())
-                return solve(inputs, settings, backends::cuda{.verbose = backend.verbose});
+                return solve(inputs, settings, backends::cuda{.verbose = backend.verbose}, control);
 #endif
-            return solve(inputs, settings, backends::host{});
+            return solve(inputs, settings, backends::host{}, control);
         } else {
             const auto integration =
                 make_integration_settings<Algorithm, Controller, System>(settings);
@@ -76,8 +79,31 @@ public:
             trajectory_task<Algorithm, Controller, System, Outputs...> task{
                 system_, integration, inputs.n_trajectories, outputs.targets};
             batch_result<value_type> result = allocate_result(inputs.n_trajectories, outputs);
-            if (inputs.n_trajectories == 0) return result;
-            backend.run(task, inputs, result);
+            const std::size_t n = inputs.n_trajectories;
+            if (n == 0) return result;
+
+            // Inputs and outputs of one trajectory, as the backend holds them.
+            const double bytes_per_trajectory =
+                outputs.result_bytes(1) +
+                double(System::n_states + System::n_parameters) * sizeof(value_type);
+            std::size_t chunk = control.chunk_trajectories;
+            if (chunk == 0) chunk = control.progress ? (n + 99) / 100 : n;
+            chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory), n);
+            const std::size_t chunks = (n + chunk - 1) / chunk;
+            const auto start = std::chrono::steady_clock::now();
+            std::size_t chunks_done = 0;
+            const std::size_t done = backend.run(task, inputs, result, chunk, [&](std::size_t d) {
+                if (!control.progress) return true;
+                solve_progress p;
+                p.done = d;
+                p.total = n;
+                p.chunks_done = ++chunks_done;
+                p.chunks = chunks;
+                p.elapsed_seconds =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                return control.progress(p);
+            });
+            if (done < n) mark_cancelled(result, done);
             return result;
         }
     }
@@ -147,6 +173,17 @@ private:
                                         " bytes of host memory, more than can be allocated now");
         }
         return r;
+    }
+
+    /// Trajectories from `first` on never started: cancelled, NaN final states.
+    static void mark_cancelled(batch_result<value_type>& r, std::size_t first) {
+        const std::size_t n = r.n_trajectories;
+        for (int v = 0; v < System::n_states; ++v)
+            std::fill(r.final_states.begin() + static_cast<std::ptrdiff_t>(v * n + first),
+                      r.final_states.begin() + static_cast<std::ptrdiff_t>((v + 1) * n),
+                      std::numeric_limits<value_type>::quiet_NaN());
+        std::fill(r.statuses.begin() + static_cast<std::ptrdiff_t>(first), r.statuses.end(),
+                  status::cancelled);
     }
 
     /// Physical memory of this machine (outputs beyond it could only thrash).

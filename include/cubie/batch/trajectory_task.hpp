@@ -34,6 +34,7 @@ struct trajectory_task {
     using T = typename System::value_type;
     using algorithm = Algorithm;
     using controller = Controller;
+    using system_type = System;
     using layout = output_layout<System, Outputs...>;
 
     System system;
@@ -47,15 +48,16 @@ struct trajectory_task {
     batch_view<std::uint32_t> accepted_steps{};
     batch_view<std::uint32_t> rejected_steps{};
 
-    /// Points the task at the arrays of one backend.
-    void bind(const batch_arrays<T>& a) {
-        initial_states = {a.initial_states, System::n_states, n_trajectories};
-        parameters = {a.parameters, System::n_parameters, n_trajectories};
-        final_states = {a.final_states, System::n_states, n_trajectories};
-        statuses = {a.statuses, 1, n_trajectories};
-        accepted_steps = {a.accepted_steps, 1, n_trajectories};
-        rejected_steps = {a.rejected_steps, 1, n_trajectories};
-        outputs.bind(a.outputs, n_trajectories);
+    /// Points the task at the arrays of one backend: n_trajectories of them from the
+    /// pointers on, rows `stride` apart (a chunk of a larger batch, or the whole of one).
+    void bind(const batch_arrays<T>& a, std::size_t stride) {
+        initial_states = {a.initial_states, System::n_states, n_trajectories, stride};
+        parameters = {a.parameters, System::n_parameters, n_trajectories, stride};
+        final_states = {a.final_states, System::n_states, n_trajectories, stride};
+        statuses = {a.statuses, 1, n_trajectories, stride};
+        accepted_steps = {a.accepted_steps, 1, n_trajectories, stride};
+        rejected_steps = {a.rejected_steps, 1, n_trajectories, stride};
+        outputs.bind(a.outputs, n_trajectories, stride);
     }
 
     CUBIE_HD void operator()(std::size_t i) const {

@@ -15,6 +15,7 @@ enum class status : std::uint8_t {
                               ///< the floating-point resolution of t
     nonfinite_state = 3,      ///< the state or its error estimate became NaN or infinite
     nonfinite_input = 4,      ///< the initial state or a parameter was NaN or infinite
+    cancelled = 5,            ///< never started: the solve was cancelled (solve_control)
 };
 
 /// Human-readable name of a status, for messages and CSV output.
@@ -30,6 +31,8 @@ constexpr const char* to_string(status s) {
             return "nonfinite_state";
         case status::nonfinite_input:
             return "nonfinite_input";
+        case status::cancelled:
+            return "cancelled";
     }
     return "unknown";
 }

@@ -56,15 +56,16 @@ struct output_targets {
     std::uint32_t n_windows = 0;
     batch_view<T> summaries{};
 
-    void bind(const output_arrays<T>& a, std::size_t n_trajectories) {
+    /// n_trajectories from the pointers on, rows `stride` apart (see batch_view).
+    void bind(const output_arrays<T>& a, std::size_t n_trajectories, std::size_t stride) {
         const int n_saves = static_cast<int>(saves.count());
         if constexpr (layout::saves_states || layout::saves_observables)
-            saved = {a.saved, n_saves * rows_per_save, n_trajectories};
+            saved = {a.saved, n_saves * rows_per_save, n_trajectories, stride};
         if constexpr (layout::saves_counters)
-            saved_counters = {a.saved_counters, n_saves * n_saved_counters, n_trajectories};
+            saved_counters = {a.saved_counters, n_saves * n_saved_counters, n_trajectories, stride};
         if constexpr (layout::summarises)
             summaries = {a.summaries, static_cast<int>(n_windows) * layout::windows_type::rows,
-                         n_trajectories};
+                         n_trajectories, stride};
     }
 };
 

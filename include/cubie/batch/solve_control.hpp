@@ -1,0 +1,48 @@
+#pragma once
+// How a solve proceeds, beside what it computes: the chunks its trajectories are solved
+// in, and a progress callback that may cancel the rest.
+//
+//   cubie::solve_control control;
+//   control.progress = [](const cubie::solve_progress& p) {
+//       std::printf("%zu of %zu, %.0f s left\n", p.done, p.total, p.seconds_left());
+//       return true;   // false: cancel
+//   };
+//   auto result = solver.solve(inputs, settings, cubie::backends::cuda{}, control);
+//
+// Chunks change nothing in the results: every trajectory is integrated by the same code
+// from the same inputs. Trajectories a cancelled solve never started end with
+// status::cancelled and NaN outputs.
+
+#include <cstddef>
+#include <functional>
+#include <limits>
+
+namespace cubie {
+
+struct solve_progress {
+    std::size_t done = 0;  ///< trajectories finished
+    std::size_t total = 0;
+    std::size_t chunks_done = 0;
+    std::size_t chunks = 0;
+    double elapsed_seconds = 0;
+
+    /// Trajectories per second so far.
+    double rate() const { return elapsed_seconds > 0 ? double(done) / elapsed_seconds : 0; }
+    /// At the rate so far.
+    double seconds_left() const {
+        return done > 0 ? elapsed_seconds * double(total - done) / double(done)
+                        : std::numeric_limits<double>::infinity();
+    }
+};
+
+struct solve_control {
+    /// Trajectories per chunk. 0: the whole batch, as far as the backend's memory allows
+    /// (backends::cuda::memory_fraction of the device's free memory), in about 100 chunks
+    /// when progress is reported.
+    std::size_t chunk_trajectories = 0;
+    /// Called on the calling thread after every chunk; returning false cancels the chunks
+    /// not yet started.
+    std::function<bool(const solve_progress&)> progress;
+};
+
+}  // namespace cubie

@@ -1,0 +1,157 @@
+// Solves in chunks: bit for bit the results of one pass, progress reported once per chunk
+// up to the total, and cancellation that leaves finished chunks whole and marks the rest.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/batch/solver.hpp"
+#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/outputs/summary_metrics.hpp"
+#include "cubie/systems/lorenz.hpp"
+#include "support/test_backend.hpp"
+
+using namespace cubie;
+using cubie::testing::test_backend;
+
+namespace {
+
+constexpr std::size_t n = 100;
+
+using recording_solver =
+    solver<systems::lorenz<double>, tsit5, pi_controller, save_state, save_counters,
+           summaries<metrics::mean, metrics::extrema, metrics::peaks<2>>>;
+
+struct sweep {
+    std::vector<double> y0 = std::vector<double>(3 * n, 0.0), rho = std::vector<double>(n);
+    sweep() {
+        for (std::size_t i = 0; i < n; ++i) {
+            y0[i] = 1;
+            rho[i] = 28.0 * double(i) / double(n - 1);
+        }
+        rho[37] = std::nan("");  // one failing trajectory, in the middle of a chunk
+    }
+    batch_inputs<double> inputs() const { return {n, y0, rho}; }
+};
+
+solve_settings<pi_controller> settings() {
+    solve_settings<pi_controller> s;
+    s.t_end = 1;
+    s.dt = 1e-3;
+    s.atol = s.rtol = {1e-8};
+    s.save_every = 0.1;
+    s.summarise_every = 0.5;
+    s.sample_summaries_every = 0.05;
+    return s;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("a solve in many chunks equals the one-pass solve bit for bit") {
+    const sweep s;
+    const recording_solver solver;
+    const auto whole = solver.solve(s.inputs(), settings(), test_backend{});
+    solve_control control;
+    control.chunk_trajectories = 7;  // 15 chunks, the last one short
+    const auto chunked = solver.solve(s.inputs(), settings(), test_backend{}, control);
+    CHECK(whole.statuses[37] == status::nonfinite_input);
+    CHECK(same_bits(whole.final_states, chunked.final_states));
+    CHECK(same_bits(whole.statuses, chunked.statuses));
+    CHECK(same_bits(whole.accepted_steps, chunked.accepted_steps));
+    CHECK(same_bits(whole.rejected_steps, chunked.rejected_steps));
+    CHECK(same_bits(whole.saved, chunked.saved));
+    CHECK(same_bits(whole.saved_counters, chunked.saved_counters));
+    CHECK(same_bits(whole.summaries, chunked.summaries));
+    if (chunked.kernel) CHECK(chunked.kernel->chunks == 15);
+}
+
+TEST_CASE("progress reaches the total exactly once, a chunk at a time") {
+    const sweep s;
+    std::vector<solve_progress> reports;
+    solve_control control;
+    control.chunk_trajectories = 30;
+    control.progress = [&](const solve_progress& p) {
+        reports.push_back(p);
+        return true;
+    };
+    const auto r = recording_solver{}.solve(s.inputs(), settings(), test_backend{}, control);
+    REQUIRE(reports.size() == 4);
+    const std::size_t expected_done[] = {30, 60, 90, 100};
+    for (std::size_t k = 0; k < reports.size(); ++k) {
+        CHECK(reports[k].done == expected_done[k]);
+        CHECK(reports[k].total == n);
+        CHECK(reports[k].chunks_done == k + 1);
+        CHECK(reports[k].chunks == 4);
+        CHECK(reports[k].elapsed_seconds >= (k > 0 ? reports[k - 1].elapsed_seconds : 0.0));
+    }
+    CHECK(reports.back().seconds_left() == 0);
+    CHECK(r.failures() == 1);  // the NaN parameter only
+
+    // Without a chunk size, progress comes in about 100 chunks.
+    reports.clear();
+    control.chunk_trajectories = 0;
+    static_cast<void>(recording_solver{}.solve(s.inputs(), settings(), test_backend{}, control));
+    CHECK(reports.size() == 100);
+    CHECK(reports.back().done == n);
+}
+
+TEST_CASE("a cancelled solve returns the finished chunks and marks the rest") {
+    const sweep s;
+    solve_control control;
+    control.chunk_trajectories = 20;
+    control.progress = [](const solve_progress& p) { return p.chunks_done < 2; };
+    const auto r = recording_solver{}.solve(s.inputs(), settings(), test_backend{}, control);
+    const auto whole = recording_solver{}.solve(s.inputs(), settings(), test_backend{});
+    for (std::size_t i = 0; i < n; ++i) {
+        INFO("trajectory " << i);
+        if (i < 40) {
+            CHECK(r.statuses[i] == whole.statuses[i]);
+            CHECK(same_bits(
+                std::vector<double>{r.final_state(0, i), r.saved_value(3, 1, i)},
+                std::vector<double>{whole.final_state(0, i), whole.saved_value(3, 1, i)}));
+            CHECK(r.saved_counter(3, 0, i) == whole.saved_counter(3, 0, i));
+        } else {
+            CHECK(r.statuses[i] == status::cancelled);
+            CHECK(r.status_message(i) == std::string("cancelled"));
+            CHECK(std::isnan(r.final_state(2, i)));
+            CHECK(r.accepted_steps[i] == 0);
+            CHECK(std::isnan(r.saved_value(3, 1, i)));
+            CHECK(r.saved_counter(3, 0, i) == std::numeric_limits<std::uint32_t>::max());
+            CHECK(std::isnan(r.summary("x.mean")(0, i)));
+        }
+    }
+}
+
+TEST_CASE("the cuda backend's memory budget is a fraction of free memory") {
+#if !defined(__CUDACC__)
+    CHECK(test_backend{}.chunk_capacity(123, 1e12) == 123);  // host memory is the solver's
+#else
+    {
+        const sweep s;
+        CHECK_THROWS_WITH_AS(
+            recording_solver{}.solve(s.inputs(), settings(), test_backend{.memory_fraction = 0}),
+            doctest::Contains("memory_fraction = 0.000000 is invalid"), std::invalid_argument);
+        // A budget for a handful of trajectories forces chunks; the results do not change.
+        const double per_trajectory = recording_solver{}.plan(settings()).result_bytes(1);
+        std::size_t free_bytes = 0, total_bytes = 0;
+        REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
+        const double fraction = 30 * per_trajectory / double(free_bytes);
+        const auto budgeted = recording_solver{}.solve(s.inputs(), settings(),
+                                                       test_backend{.memory_fraction = fraction});
+        const auto whole = recording_solver{}.solve(s.inputs(), settings(), test_backend{});
+        REQUIRE(budgeted.kernel);
+        CHECK(budgeted.kernel->chunks > 1);
+        CHECK(same_bits(whole.saved, budgeted.saved));
+        CHECK(same_bits(whole.summaries, budgeted.summaries));
+    }
+#endif
+}
