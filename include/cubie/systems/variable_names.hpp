@@ -11,40 +11,43 @@
 
 namespace cubie {
 
+namespace detail {
+
+template <class Names>
+std::vector<std::string> listed_names(const Names& names) {
+    return std::vector<std::string>(names.begin(), names.end());
+}
+
+inline std::vector<std::string> numbered_names(const char* prefix, int count) {
+    std::vector<std::string> names;
+    for (int i = 0; i < count; ++i) names.push_back(prefix + std::to_string(i));
+    return names;
+}
+
+}  // namespace detail
+
 template <ode_system System>
 std::vector<std::string> state_names() {
-    std::vector<std::string> names;
-    for (int i = 0; i < System::n_states; ++i) {
-        if constexpr (requires { System::state_names[0]; })
-            names.emplace_back(System::state_names[i]);
-        else
-            names.push_back("y" + std::to_string(i));
-    }
-    return names;
+    if constexpr (requires { System::state_names[0]; })
+        return detail::listed_names(System::state_names);
+    else
+        return detail::numbered_names("y", System::n_states);
 }
 
 template <ode_system System>
 std::vector<std::string> parameter_names() {
-    std::vector<std::string> names;
-    for (int i = 0; i < System::n_parameters; ++i) {
-        if constexpr (requires { System::parameter_names[0]; })
-            names.emplace_back(System::parameter_names[i]);
-        else
-            names.push_back("p" + std::to_string(i));
-    }
-    return names;
+    if constexpr (requires { System::parameter_names[0]; })
+        return detail::listed_names(System::parameter_names);
+    else
+        return detail::numbered_names("p", System::n_parameters);
 }
 
 template <ode_system System>
 std::vector<std::string> observable_names() {
-    std::vector<std::string> names;
-    for (int i = 0; i < System::n_observables; ++i) {
-        if constexpr (requires { System::observable_names[0]; })
-            names.emplace_back(System::observable_names[i]);
-        else
-            names.push_back("observable" + std::to_string(i));
-    }
-    return names;
+    if constexpr (requires { System::observable_names[0]; })
+        return detail::listed_names(System::observable_names);
+    else
+        return detail::numbered_names("observable", System::n_observables);
 }
 
 }  // namespace cubie
