@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cubie/backends/chunk_slot.hpp"
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/trajectory_task.hpp"
@@ -93,75 +95,94 @@ struct cuda {
             task.settings.drivers[k] = view;
         }
 
-        // Rows of each [row][trajectory] array, and device buffers for one chunk of them.
         const std::size_t n = inputs.n_trajectories;
-        const std::size_t states = System::n_states, parameters = System::n_parameters;
-        const std::size_t saved_rows = result.saved.size() / n;
-        const std::size_t counter_rows = result.saved_counters.size() / n;
-        const std::size_t summary_rows = result.summaries.size() / n;
-        device_buffer<T> d_initial(states * chunk), d_parameters(parameters * chunk),
-            d_final(states * chunk), d_saved(saved_rows * chunk), d_summaries(summary_rows * chunk);
-        device_buffer<status> d_statuses(chunk);
-        device_buffer<std::uint32_t> d_accepted(chunk), d_rejected(chunk),
-            d_counters(counter_rows * chunk);
-
         const int threads = threads_for(trajectory_kernel<Task>, chunk, properties);
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
         result.kernel = describe_kernel(trajectory_kernel<Task>, configuration, threads,
                                         (chunk + threads - 1) / threads, properties);
         result.kernel->chunks = 0;
-        for (std::size_t first = 0; first < n; first += chunk) {
-            const std::size_t count = std::min(chunk, n - first);
-            copy_rows(d_initial.data(), count, inputs.initial_states.data() + first, n, count,
-                      states, cudaMemcpyHostToDevice);
-            copy_rows(d_parameters.data(), count, inputs.parameters.data() + first, n, count,
-                      parameters, cudaMemcpyHostToDevice);
-            // All bits set where nothing gets recorded: NaN values, counters of 2^32 - 1.
-            unrecorded(d_saved);
-            unrecorded(d_counters);
-            unrecorded(d_summaries);
-            task.n_trajectories = count;
-            task.bind({d_initial.data(),
-                       d_parameters.data(),
-                       d_final.data(),
-                       d_statuses.data(),
-                       d_accepted.data(),
-                       d_rejected.data(),
-                       {d_saved.data(), d_counters.data(), d_summaries.data()}},
-                      count);
-            cuda_event start, stop;
-            start.record();
-            trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads>>>(
-                task);
-            stop.record();
-            check_kernel(configuration);
-            result.kernel->milliseconds += stop.milliseconds_since(start);
-            ++result.kernel->chunks;
+        result.kernel->milliseconds = 0;
 
-            copy_rows(result.final_states.data() + first, n, d_final.data(), count, count, states,
-                      cudaMemcpyDeviceToHost);
-            copy_rows(result.statuses.data() + first, n, d_statuses.data(), count, count, 1,
-                      cudaMemcpyDeviceToHost);
-            copy_rows(result.accepted_steps.data() + first, n, d_accepted.data(), count, count, 1,
-                      cudaMemcpyDeviceToHost);
-            copy_rows(result.rejected_steps.data() + first, n, d_rejected.data(), count, count, 1,
-                      cudaMemcpyDeviceToHost);
-            if (saved_rows > 0)
-                copy_rows(result.saved.data() + first, n, d_saved.data(), count, count, saved_rows,
-                          cudaMemcpyDeviceToHost);
-            if (counter_rows > 0)
-                copy_rows(result.saved_counters.data() + first, n, d_counters.data(), count, count,
-                          counter_rows, cudaMemcpyDeviceToHost);
-            if (summary_rows > 0)
-                copy_rows(result.summaries.data() + first, n, d_summaries.data(), count, count,
-                          summary_rows, cudaMemcpyDeviceToHost);
-            if (!after_chunk(first + count)) {
-                report(result);
-                return first + count;
-            }
+        // Several chunks: two slots, so that one chunk's copies run beside the other's
+        // kernel, through page-locked staging. One chunk: copies straight to the device.
+        const bool staged = chunk < n;
+        std::vector<std::unique_ptr<chunk_slot<T>>> slots;
+        for (int k = 0; k < (staged ? 2 : 1); ++k)
+            slots.push_back(std::make_unique<chunk_slot<T>>(
+                chunk, staged, System::n_states, System::n_parameters, result.saved.size() / n,
+                result.saved_counters.size() / n, result.summaries.size() / n));
+
+        std::size_t done = 0;
+        bool go_on = true;
+        auto finish = [&](chunk_slot<T>& slot) {
+            const cudaStream_t stream = slot.stream.get();
+            check_kernel(configuration, cudaStreamSynchronize(stream));
+            result.kernel->milliseconds += slot.kernel_stop.milliseconds_since(slot.kernel_start);
+            const std::size_t at = slot.first;
+            slot.final_states.finish_download(result.final_states.data() + at, n, slot.count,
+                                              stream);
+            slot.statuses.finish_download(result.statuses.data() + at, n, slot.count, stream);
+            slot.accepted_steps.finish_download(result.accepted_steps.data() + at, n, slot.count,
+                                                stream);
+            slot.rejected_steps.finish_download(result.rejected_steps.data() + at, n, slot.count,
+                                                stream);
+            slot.saved.finish_download(offset(result.saved.data(), at), n, slot.count, stream);
+            slot.saved_counters.finish_download(offset(result.saved_counters.data(), at), n,
+                                                slot.count, stream);
+            slot.summaries.finish_download(offset(result.summaries.data(), at), n, slot.count,
+                                           stream);
+            slot.busy = false;
+            done = slot.first + slot.count;
+            if (go_on) go_on = after_chunk(done);
+        };
+        auto issue = [&](chunk_slot<T>& slot, std::size_t first, std::size_t count) {
+            const cudaStream_t stream = slot.stream.get();
+            slot.first = first;
+            slot.count = count;
+            slot.busy = true;
+            slot.initial_states.upload(inputs.initial_states.data() + first, n, count, stream);
+            slot.parameters.upload(offset(inputs.parameters.data(), first), n, count, stream);
+            slot.saved.mark_unrecorded(count, stream);
+            slot.saved_counters.mark_unrecorded(count, stream);
+            slot.summaries.mark_unrecorded(count, stream);
+            task.n_trajectories = count;
+            task.bind(
+                {slot.initial_states.device(),
+                 slot.parameters.device(),
+                 slot.final_states.device(),
+                 slot.statuses.device(),
+                 slot.accepted_steps.device(),
+                 slot.rejected_steps.device(),
+                 {slot.saved.device(), slot.saved_counters.device(), slot.summaries.device()}},
+                count);
+            slot.kernel_start.record(stream);
+            trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads, 0,
+                                stream>>>(task);
+            slot.kernel_stop.record(stream);
+            check_kernel(configuration, cudaGetLastError());
+            ++result.kernel->chunks;
+            slot.final_states.start_download(count, stream);
+            slot.statuses.start_download(count, stream);
+            slot.accepted_steps.start_download(count, stream);
+            slot.rejected_steps.start_download(count, stream);
+            slot.saved.start_download(count, stream);
+            slot.saved_counters.start_download(count, stream);
+            slot.summaries.start_download(count, stream);
+        };
+
+        std::size_t next = 0;  // the slot the next chunk goes to: the one idle longest
+        for (std::size_t first = 0; first < n && go_on; first += chunk) {
+            chunk_slot<T>& slot = *slots[next];
+            if (slot.busy) finish(slot);
+            if (!go_on) break;
+            issue(slot, first, std::min(chunk, n - first));
+            next = (next + 1) % slots.size();
         }
-        report(result);
-        return n;
+        // Chunks still in flight, oldest first; a cancelled solve keeps what they finished.
+        for (std::size_t k = 0; k < slots.size(); ++k, next = (next + 1) % slots.size())
+            if (slots[next]->busy) finish(*slots[next]);
+        if (verbose) std::fprintf(stderr, "cubie: %s\n", result.kernel->to_string().c_str());
+        return done;
     }
 
 private:
@@ -169,27 +190,10 @@ private:
         if (device >= 0) CUBIE_CUDA_CHECK(cudaSetDevice(device));
     }
 
-    template <class T>
-    void report(const batch_result<T>& result) const {
-        if (verbose) std::fprintf(stderr, "cubie: %s\n", result.kernel->to_string().c_str());
-    }
-
+    /// The chunk's first trajectory in a [row][trajectory] array (none: null).
     template <class U>
-    static void unrecorded(device_buffer<U>& b) {
-        if (b.size() > 0) CUBIE_CUDA_CHECK(cudaMemset(b.data(), 0xFF, b.bytes()));
-    }
-
-    /// Copies `rows` rows of `count` values between arrays whose rows are `to_stride` and
-    /// `from_stride` elements apart.
-    template <class U>
-    static void copy_rows(U* to, std::size_t to_stride, const U* from, std::size_t from_stride,
-                          std::size_t count, std::size_t rows, cudaMemcpyKind kind) {
-        if (rows == 0 || count == 0) return;
-        if (to_stride == count && from_stride == count)
-            CUBIE_CUDA_CHECK(cudaMemcpy(to, from, rows * count * sizeof(U), kind));
-        else
-            CUBIE_CUDA_CHECK(cudaMemcpy2D(to, to_stride * sizeof(U), from, from_stride * sizeof(U),
-                                          count * sizeof(U), rows, kind));
+    static U* offset(U* data, std::size_t first) {
+        return data ? data + first : nullptr;
     }
 
     /// The occupancy API's block size, but no larger than each multiprocessor's share of
@@ -228,11 +232,9 @@ private:
     }
 
     // Launch errors and faults during the kernel, named after the method and controller.
-    static void check_kernel(const std::string& method) {
-        for (cudaError_t code : {cudaGetLastError(), cudaDeviceSynchronize()}) {
-            if (code != cudaSuccess)
-                throw cuda_error(code, "batch kernel (" + method + ") failed: " + describe(code));
-        }
+    static void check_kernel(const std::string& method, cudaError_t code) {
+        if (code != cudaSuccess)
+            throw cuda_error(code, "batch kernel (" + method + ") failed: " + describe(code));
     }
 };
 

@@ -10,7 +10,8 @@
 //   auto result = solver.solve(inputs, settings, cubie::backends::cuda{}, control);
 //
 // Chunks change nothing in the results: every trajectory is integrated by the same code
-// from the same inputs. Trajectories a cancelled solve never started end with
+// from the same inputs. On the cuda backend, the copies of one chunk overlap the kernel
+// of the next (two streams, page-locked staging). Trajectories a cancelled solve never started end with
 // status::cancelled and NaN outputs.
 
 #include <cstddef>
@@ -41,7 +42,7 @@ struct solve_control {
     /// when progress is reported.
     std::size_t chunk_trajectories = 0;
     /// Called on the calling thread after every chunk; returning false cancels the chunks
-    /// not yet started.
+    /// not yet started (the cuda backend's chunk already in flight finishes and is kept).
     std::function<bool(const solve_progress&)> progress;
 };
 
