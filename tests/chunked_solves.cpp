@@ -145,7 +145,8 @@ TEST_CASE("the cuda backend's memory budget is a fraction of free memory") {
         const sweep s;
         CHECK_THROWS_WITH_AS(
             recording_solver{}.solve(s.inputs(), settings(), test_backend{.memory_fraction = 0}),
-            doctest::Contains("memory_fraction = 0.000000 is invalid"), std::invalid_argument);
+            doctest::Contains("setting backends::cuda::memory_fraction = 0 is invalid"),
+            std::invalid_argument);
         // A budget for a handful of trajectories forces chunks; the results do not change.
         const double per_trajectory = recording_solver{}.plan(settings()).result_bytes(1);
         std::size_t free_bytes = 0, total_bytes = 0;

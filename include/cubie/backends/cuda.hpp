@@ -25,6 +25,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
+#include "cubie/core/invalid_setting.hpp"
 
 namespace cubie::backends {
 
@@ -50,9 +51,8 @@ struct cuda {
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget.
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory) const {
         if (!(memory_fraction > 0 && memory_fraction <= 1))
-            throw std::invalid_argument(
-                "backends::cuda::memory_fraction = " + std::to_string(memory_fraction) +
-                " is invalid: must lie in (0, 1]");
+            invalid_setting("backends::cuda::memory_fraction", memory_fraction,
+                            "must lie in (0, 1]");
         select_device();
         std::size_t free_bytes = 0, total_bytes = 0;
         CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

@@ -11,8 +11,8 @@
 //
 // Chunks change nothing in the results: every trajectory is integrated by the same code
 // from the same inputs. On the cuda backend, the copies of one chunk overlap the kernel
-// of the next (two streams, page-locked staging). Trajectories a cancelled solve never started end with
-// status::cancelled and NaN outputs.
+// of the next (two streams, page-locked staging). Trajectories a cancelled solve never started end
+// with status::cancelled and NaN outputs.
 
 #include <cstddef>
 #include <functional>

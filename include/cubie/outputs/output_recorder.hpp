@@ -12,6 +12,7 @@
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 #include <cstddef>
 #include <cstdint>

@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubie/core/invalid_setting.hpp"
