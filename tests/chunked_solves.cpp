@@ -4,55 +4,24 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
-#include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "support/recording_sweep.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::recording_solver;
+using cubie::testing::same_bits;
 using cubie::testing::test_backend;
 
 namespace {
 
 constexpr std::size_t n = 100;
-
-using recording_solver =
-    solver<systems::lorenz<double>, tsit5, pi_controller, save_state, save_counters,
-           summaries<metrics::mean, metrics::extrema, metrics::peaks<2>>>;
-
-struct sweep {
-    std::vector<double> y0 = std::vector<double>(3 * n, 0.0), rho = std::vector<double>(n);
-    sweep() {
-        for (std::size_t i = 0; i < n; ++i) {
-            y0[i] = 1;
-            rho[i] = 28.0 * double(i) / double(n - 1);
-        }
-        rho[37] = std::nan("");  // one failing trajectory, in the middle of a chunk
-    }
-    batch_inputs<double> inputs() const { return {n, y0, rho}; }
-};
-
+using sweep = cubie::testing::recording_sweep;
 solve_settings<pi_controller> settings() {
-    solve_settings<pi_controller> s;
-    s.t_end = 1;
-    s.dt = 1e-3;
-    s.atol = s.rtol = {1e-8};
-    s.save_every = 0.1;
-    s.summarise_every = 0.5;
-    s.sample_summaries_every = 0.05;
-    return s;
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+    return sweep::settings();
 }
 
 }  // namespace
@@ -65,13 +34,7 @@ TEST_CASE("a solve in many chunks equals the one-pass solve bit for bit") {
     control.chunk_trajectories = 7;  // 15 chunks, the last one short
     const auto chunked = solver.solve(s.inputs(), settings(), test_backend{}, control);
     CHECK(whole.statuses[37] == status::nonfinite_input);
-    CHECK(same_bits(whole.final_states, chunked.final_states));
-    CHECK(same_bits(whole.statuses, chunked.statuses));
-    CHECK(same_bits(whole.accepted_steps, chunked.accepted_steps));
-    CHECK(same_bits(whole.rejected_steps, chunked.rejected_steps));
-    CHECK(same_bits(whole.saved, chunked.saved));
-    CHECK(same_bits(whole.saved_counters, chunked.saved_counters));
-    CHECK(same_bits(whole.summaries, chunked.summaries));
+    CHECK(cubie::testing::same_results(whole, chunked));
     if (chunked.kernel) CHECK(chunked.kernel->chunks == 15);
 }
 

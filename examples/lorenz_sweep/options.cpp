@@ -13,6 +13,7 @@ const char* const usage =
     "usage: lorenz_sweep [--n N] [--method NAME] (--dt DT | --tol TOL)\n"
     "                    [--controller fixed|i|pi|pid|gustafsson] [--backend auto|host|cuda]\n"
     "                    [--precision float|double] [--repeat R] [--progress]\n"
+    "                    [--devices all|LIST]\n"
     "                    [--save-every S] [--summaries LIST [--summarise-every W]\n"
     "                    [--sample-every S]] [--out PATH [--format csv|npy|h5]]\n"
     "Integrates the Lorenz system for N values of rho in [0, 21], x0 = (1, 0, 0), t in [0, 1].\n"
@@ -22,6 +23,8 @@ const char* const usage =
     "           cash_karp_54 fehlberg_45 dormand_prince_853 vern7 vern9\n"
     "  --repeat R solves R times and reports the fastest (the first includes start-up)\n"
     "  --progress shows a progress bar (the batch goes in about 100 chunks)\n"
+    "  --devices all|LIST  the cuda backend splits the batch over every device or over the\n"
+    "                      comma-separated device ordinals (default: device 0 alone)\n"
     "  --save-every S      saves x, y, z and the step counts every S (a whole number of\n"
     "                      steps with --dt; interpolated between steps where the method can)\n"
     "  --summaries LIST    comma-separated metrics of x, y, z over windows, e.g. mean,extrema:\n"
@@ -77,6 +80,14 @@ std::vector<std::string> parse_metric_list(const char* text) {
     return names;
 }
 
+void parse_devices(const char* text, options& o) {
+    o.all_devices = std::string_view(text) == "all";
+    if (o.all_devices) return;
+    std::stringstream list(text);
+    for (std::string d; std::getline(list, d, ',');)
+        o.devices.push_back(parse_integer<int>("--devices", d.c_str()));
+}
+
 }  // namespace
 
 options parse_options(int argc, char** argv) {
@@ -116,6 +127,8 @@ options parse_options(int argc, char** argv) {
             o.summaries = parse_metric_list(value);
         else if (flag == "--repeat")
             o.repeat = parse_integer<int>(flag, value);
+        else if (flag == "--devices")
+            parse_devices(value, o);
         else if (flag == "--precision") {
             const std::string_view p = value;
             if (p == "float")
@@ -142,6 +155,8 @@ options parse_options(int argc, char** argv) {
     if (o.backend != "auto" && o.backend != "host" && o.backend != "cuda")
         throw usage_error("--backend must be auto, host or cuda, got '" + o.backend + "'");
     if (o.repeat < 1) throw usage_error("--repeat must be at least 1");
+    if ((o.all_devices || !o.devices.empty()) && o.backend == "host")
+        throw usage_error("--devices chooses GPUs: it needs --backend cuda or auto");
     if (o.records_outputs() && o.controller != "fixed" && o.controller != "pi")
         throw usage_error("--save-every and --summaries run with the fixed and pi controllers");
     if ((o.summarise_every || o.sample_every) && o.summaries.empty())

@@ -23,6 +23,9 @@ struct options {
     std::optional<double> tol;  ///< adaptive: atol = rtol = tol, initial dt 2^-10
     std::string controller;     ///< fixed, i, pi, pid or gustafsson
     std::string backend = "auto";
+    /// --devices: the cuda backend's devices; empty: the current one.
+    std::vector<int> devices;
+    bool all_devices = false;  ///< --devices all
     precision prec = precision::single;
     std::optional<std::string> out;  ///< a directory (csv, npy) or a file (h5)
     std::string format = "csv";      ///< csv, npy or h5

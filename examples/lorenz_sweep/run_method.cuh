@@ -130,7 +130,11 @@ sweep_outcome solve_sweep(const options& o, Backend backend) {
 template <class Method, class Controller, class T>
 sweep_outcome solve_on_backend(const options& o) {
     if (o.backend == "host") return solve_sweep<Method, Controller, T>(o, cubie::backends::host{});
-    if (o.backend == "cuda") return solve_sweep<Method, Controller, T>(o, cubie::backends::cuda{});
+    if (o.backend == "cuda" || o.all_devices || !o.devices.empty()) {
+        cubie::backends::cuda cuda;
+        cuda.devices = o.all_devices ? cubie::backends::cuda::all_devices() : o.devices;
+        return solve_sweep<Method, Controller, T>(o, cuda);
+    }
     return solve_sweep<Method, Controller, T>(o, cubie::backends::automatic{});
 }
 

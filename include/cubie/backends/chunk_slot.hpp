@@ -1,8 +1,9 @@
 #pragma once
 // What the cuda backend needs to have one chunk of a batch in flight: a stream, device
-// buffers for the chunk's [row][trajectory] arrays and, when the batch goes in several
-// chunks, page-locked staging so that the chunk's copies overlap the kernels of others.
-// Without staging, copies go straight between the caller's arrays and the device.
+// buffers for the chunk's [row][trajectory] arrays that are not read or written in place
+// (arrays already in device memory are) and, for pageable host arrays of a batch that goes
+// in several chunks, page-locked staging so that the chunk's copies overlap the kernels of
+// others. Other copies go straight between the caller's arrays and the device.
 
 #include <cuda_runtime_api.h>
 
@@ -20,7 +21,8 @@
 namespace cubie::backends {
 
 /// One [row][trajectory] array of a chunk: `rows` rows of up to `capacity` trajectories
-/// on the device, staged through page-locked memory or not.
+/// on the device (none: the array is used in place), staged through page-locked memory or
+/// not.
 template <class U>
 class staged_rows {
 public:
@@ -29,18 +31,18 @@ public:
 
     U* device() const { return device_.data(); }
 
-    /// Queues the copy of `count` trajectories from a host array whose rows are `stride`
-    /// apart, starting at `host`.
-    void upload(const U* host, std::size_t stride, std::size_t count, cudaStream_t stream) {
+    /// Queues the copy of `count` trajectories from an array whose rows are `stride`
+    /// apart, starting at `from` (host or device memory; pageable host memory when staged).
+    void upload(const U* from, std::size_t stride, std::size_t count, cudaStream_t stream) {
         if (rows_ == 0) return;
         if (pinned_.size() == 0) {
-            CUBIE_CUDA_CHECK(cudaMemcpy2DAsync(device_.data(), count * sizeof(U), host,
+            CUBIE_CUDA_CHECK(cudaMemcpy2DAsync(device_.data(), count * sizeof(U), from,
                                                stride * sizeof(U), count * sizeof(U), rows_,
-                                               cudaMemcpyHostToDevice, stream));
+                                               cudaMemcpyDefault, stream));
             return;
         }
         for (std::size_t r = 0; r < rows_; ++r)
-            std::memcpy(pinned_.data() + r * count, host + r * stride, count * sizeof(U));
+            std::memcpy(pinned_.data() + r * count, from + r * stride, count * sizeof(U));
         CUBIE_CUDA_CHECK(cudaMemcpyAsync(device_.data(), pinned_.data(), rows_ * count * sizeof(U),
                                          cudaMemcpyHostToDevice, stream));
     }
@@ -80,21 +82,32 @@ private:
     pinned_buffer<U> pinned_;
 };
 
+/// The rows a slot holds of each array of a chunk; 0 where the batch's array is used in
+/// place.
+struct slot_rows {
+    std::size_t initial_states = 0, parameters = 0;
+    std::size_t final_states = 0, per_trajectory = 0;  ///< per_trajectory: statuses, steps
+    std::size_t saved = 0, saved_counters = 0, summaries = 0;
+};
+
+/// Which of a slot's arrays go through page-locked staging.
+struct slot_staging {
+    bool initial_states = false, parameters = false, outputs = false;
+};
+
 /// A chunk in flight: its stream, arrays, kernel events and place in the batch.
 template <class T>
 struct chunk_slot {
-    chunk_slot(std::size_t capacity, bool staged, std::size_t states, std::size_t parameters,
-               std::size_t saved_rows, std::size_t counter_rows, std::size_t summary_rows)
-        : initial_states(states, capacity, staged),
-          parameters(parameters, capacity, staged),
-          final_states(states, capacity, staged),
-          statuses(1, capacity, staged),
-          accepted_steps(1, capacity, staged),
-          rejected_steps(1, capacity, staged),
-          saved(saved_rows, capacity, staged),
-          saved_counters(counter_rows, capacity, staged),
-          summaries(summary_rows, capacity, staged) {}
-
+    chunk_slot(std::size_t capacity, const slot_rows& rows, const slot_staging& staging)
+        : initial_states(rows.initial_states, capacity, staging.initial_states),
+          parameters(rows.parameters, capacity, staging.parameters),
+          final_states(rows.final_states, capacity, staging.outputs),
+          statuses(rows.per_trajectory, capacity, staging.outputs),
+          accepted_steps(rows.per_trajectory, capacity, staging.outputs),
+          rejected_steps(rows.per_trajectory, capacity, staging.outputs),
+          saved(rows.saved, capacity, staging.outputs),
+          saved_counters(rows.saved_counters, capacity, staging.outputs),
+          summaries(rows.summaries, capacity, staging.outputs) {}
     cuda_stream stream;
     staged_rows<T> initial_states, parameters, final_states;
     staged_rows<status> statuses;

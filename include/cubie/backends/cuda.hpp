@@ -1,8 +1,9 @@
 #pragma once
-// CUDA backend: one thread per trajectory. A batch goes through in chunks that fit the
-// device's memory budget (one chunk when it fits): each chunk's inputs are copied to the
-// device, one kernel integrates them, its outputs are copied back into their place in the
-// result. Needs nvcc.
+// CUDA backend: one thread per trajectory, on one device or several. A batch goes through
+// in chunks that fit each device's memory budget (one chunk when it fits): each chunk's
+// inputs are copied to the device (or read in place when they are in device memory), one
+// kernel integrates them, and its outputs are copied back into their place in the result
+// (or written in place into a device_result). Needs nvcc.
 
 #if !defined(__CUDACC__)
 #error "cubie/backends/cuda.hpp holds kernels: compile this translation unit with nvcc"
@@ -11,21 +12,29 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cubie/backends/chunk_slot.hpp"
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
+#include "cubie/batch/device_result.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
 #include "cubie/core/invalid_setting.hpp"
+#include "cubie/core/memory_location.hpp"
+#include "cubie/core/scoped_device.hpp"
 
 namespace cubie::backends {
 
@@ -42,47 +51,252 @@ inline bool cuda_device_available() {
 }
 
 struct cuda {
-    int device = -1;       ///< device ordinal; -1: the current device
+    /// The devices that solve the batch. Empty: the current device. Several: the batch is
+    /// split into contiguous shares in proportion to each device's throughput
+    /// (multiprocessors x clock rate), solved at once from one host thread per device,
+    /// and gathered in order; results are the same as on one device.
+    std::vector<int> devices = {};
     int block_size = 0;    ///< threads per block; 0: chosen by the occupancy API
     bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
-    /// Share of the device's free memory a solve may use; larger batches go in chunks.
+    /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
 
-    /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget.
+    /// Every device the CUDA runtime sees: `cuda{.devices = cuda::all_devices()}`.
+    static std::vector<int> all_devices() {
+        std::vector<int> all(static_cast<std::size_t>(device_count()));
+        for (std::size_t d = 0; d < all.size(); ++d) all[d] = static_cast<int>(d);
+        return all;
+    }
+
+    /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
+    /// of every device.
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory) const {
+        check_memory_fraction();
+        std::size_t capacity = wanted;
+        for (const int d : chosen_devices()) {
+            const scoped_device on(d);
+            std::size_t free_bytes = 0, total_bytes = 0;
+            CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+            const double budget = memory_fraction * double(free_bytes);
+            if (bytes_per_trajectory > budget)
+                throw std::invalid_argument(
+                    "one trajectory's inputs and outputs need " +
+                    std::to_string(static_cast<std::size_t>(bytes_per_trajectory)) +
+                    " bytes of device memory; the budget is " +
+                    std::to_string(static_cast<std::size_t>(budget)) +
+                    " (memory_fraction of the free memory): save less often or summarise "
+                    "instead");
+            capacity = std::min(capacity, static_cast<std::size_t>(budget / bytes_per_trajectory));
+        }
+        return capacity;
+    }
+
+    /// The device a device_result is kept on: the one listed, or the current one.
+    int result_device() const {
+        check_memory_fraction();
+        const std::vector<int> chosen = chosen_devices();
+        if (chosen.size() != 1)
+            throw std::invalid_argument(
+                "a result kept in device memory lives on one device; backends::cuda::devices "
+                "lists " +
+                std::to_string(devices.size()) + ": solve on one, or into host memory");
+        if (chosen[0] >= 0) return chosen[0];
+        int current = 0;
+        CUBIE_CUDA_CHECK(cudaGetDevice(&current));
+        return current;
+    }
+
+    /// Integrates the batch `chunk` trajectories at a time into a result in host memory.
+    /// after_chunk(count) is told of every finished chunk, one call at a time (from the
+    /// devices' threads when several solve); it returns false to start no further chunk.
+    /// Trajectories never started keep what the result held.
+    template <class Task, class T, class AfterChunk>
+    void run(const Task& task, const batch_inputs<T>& inputs, batch_result<T>& result,
+             std::size_t chunk, AfterChunk&& after_chunk) const {
+        const std::size_t n = inputs.n_trajectories;
+        const output_place<T> place{result.final_states.data(),
+                                    result.statuses.data(),
+                                    result.accepted_steps.data(),
+                                    result.rejected_steps.data(),
+                                    result.saved.data(),
+                                    result.saved_counters.data(),
+                                    result.summaries.data(),
+                                    result.saved.size() / n,
+                                    result.saved_counters.size() / n,
+                                    result.summaries.size() / n,
+                                    false};
+        solve_shares(task, inputs, place, result, chunk, after_chunk);
+    }
+
+    /// The same into a result kept in device memory, written in place; result.prepare()
+    /// has sized it on result_device().
+    template <class Task, class T, class AfterChunk>
+    void run(const Task& task, const batch_inputs<T>& inputs, device_result<T>& result,
+             std::size_t chunk, AfterChunk&& after_chunk) const {
+        const std::size_t n = inputs.n_trajectories;
+        const output_place<T> place{result.final_states.data(),
+                                    result.statuses.data(),
+                                    result.accepted_steps.data(),
+                                    result.rejected_steps.data(),
+                                    result.saved.data(),
+                                    result.saved_counters.data(),
+                                    result.summaries.data(),
+                                    result.saved.size() / n,
+                                    result.saved_counters.size() / n,
+                                    result.summaries.size() / n,
+                                    true};
+        solve_shares(task, inputs, place, result, chunk, after_chunk);
+    }
+
+private:
+    /// A result's arrays, [row][trajectory] over the whole batch, and where they are.
+    template <class T>
+    struct output_place {
+        T* final_states;
+        status* statuses;
+        std::uint32_t* accepted_steps;
+        std::uint32_t* rejected_steps;
+        T* saved;
+        std::uint32_t* saved_counters;
+        T* summaries;
+        std::size_t saved_rows, counter_rows, summary_rows;  ///< per trajectory
+        bool on_device;  ///< written in place by the kernels (a device_result)
+    };
+
+    /// One device's contiguous part of the batch.
+    struct share {
+        int device;  ///< -1: the current device
+        std::size_t first, count;
+    };
+
+    /// Tells after_chunk of finished chunks one at a time, and every device when to stop.
+    template <class AfterChunk>
+    struct chunk_reporter {
+        AfterChunk& after_chunk;
+        std::mutex mutex{};
+        std::atomic<bool> going{true};
+
+        void finished(std::size_t count) {
+            const std::lock_guard<std::mutex> lock(mutex);
+            if (going && !after_chunk(count)) going = false;
+        }
+        void stop() { going = false; }
+    };
+
+    void check_memory_fraction() const {
         if (!(memory_fraction > 0 && memory_fraction <= 1))
             invalid_setting("backends::cuda::memory_fraction", memory_fraction,
                             "must lie in (0, 1]");
-        select_device();
-        std::size_t free_bytes = 0, total_bytes = 0;
-        CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        const double budget = memory_fraction * double(free_bytes);
-        if (bytes_per_trajectory > budget)
-            throw std::invalid_argument(
-                "one trajectory's inputs and outputs need " +
-                std::to_string(static_cast<std::size_t>(bytes_per_trajectory)) +
-                " bytes of device memory; the budget is " +
-                std::to_string(static_cast<std::size_t>(budget)) +
-                " (memory_fraction of the free memory): save less often or summarise instead");
-        return std::min(wanted, static_cast<std::size_t>(budget / bytes_per_trajectory));
     }
 
-    /// Integrates the batch `chunk` trajectories at a time: each chunk's inputs are copied
-    /// to the device, integrated and its outputs copied back into their place in the
-    /// result. after_chunk(done) returns false to stop before the next chunk. Returns the
-    /// trajectories done.
+    static int device_count() {
+        int count = 0;
+        CUBIE_CUDA_CHECK(cudaGetDeviceCount(&count));
+        return count;
+    }
+
+    /// The listed devices, checked; {-1} (the current device) when none is listed.
+    std::vector<int> chosen_devices() const {
+        if (devices.empty()) return {-1};
+        const int count = device_count();
+        for (const int d : devices)
+            if (d < 0 || d >= count)
+                invalid_setting("backends::cuda::devices", d,
+                                "names no device: the CUDA runtime sees " + std::to_string(count));
+        return devices;
+    }
+
+    /// Contiguous shares of n trajectories, in proportion to multiprocessors x clock rate.
+    std::vector<share> shares_of(std::size_t n) const {
+        const std::vector<int> chosen = chosen_devices();
+        if (chosen.size() == 1) return {{chosen[0], 0, n}};
+        std::vector<double> weights;
+        double total = 0;
+        for (const int d : chosen) {
+            int multiprocessors = 0, clock_khz = 0;
+            CUBIE_CUDA_CHECK(
+                cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, d));
+            CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, d));
+            weights.push_back(double(multiprocessors) * double(clock_khz));
+            total += weights.back();
+        }
+        std::vector<share> shares;
+        double before = 0;
+        std::size_t first = 0;
+        for (std::size_t k = 0; k < chosen.size(); ++k) {
+            before += weights[k];
+            const std::size_t end =
+                k + 1 == chosen.size() ? n : static_cast<std::size_t>(double(n) * before / total);
+            shares.push_back({chosen[k], first, end - first});
+            first = end;
+        }
+        return shares;
+    }
+
+    /// Every device solves its share; one on the calling thread, several on one thread each.
+    template <class Task, class T, class Result, class AfterChunk>
+    void solve_shares(const Task& task, const batch_inputs<T>& inputs, const output_place<T>& place,
+                      Result& result, std::size_t chunk, AfterChunk& after_chunk) const {
+        const std::vector<share> shares = shares_of(inputs.n_trajectories);
+        chunk_reporter<AfterChunk> reporter{after_chunk};
+        std::vector<share_report> reports(shares.size());
+        if (shares.size() == 1) {
+            reports[0] = solve_share(task, inputs, place, shares[0], chunk, reporter);
+        } else {
+            std::vector<std::exception_ptr> errors(shares.size());
+            std::vector<std::thread> threads;
+            for (std::size_t k = 0; k < shares.size(); ++k)
+                threads.emplace_back([&, k] {
+                    try {
+                        reports[k] = solve_share(task, inputs, place, shares[k], chunk, reporter);
+                    } catch (...) {
+                        errors[k] = std::current_exception();
+                        reporter.stop();
+                    }
+                });
+            for (std::thread& t : threads) t.join();
+            for (const std::exception_ptr& e : errors)
+                if (e) std::rethrow_exception(e);
+        }
+        // One kernel report: the first device's launch, chunks over all devices, and the
+        // kernel time of the device that took longest.
+        result.backend = "cuda:" + reports[0].device_name;
+        kernel_report kernel = reports[0].kernel;
+        for (std::size_t k = 1; k < reports.size(); ++k) {
+            if (reports[k].device_name != reports[k - 1].device_name)
+                result.backend += " + " + reports[k].device_name;
+            kernel.chunks += reports[k].kernel.chunks;
+            kernel.milliseconds = std::max(kernel.milliseconds, reports[k].kernel.milliseconds);
+        }
+        kernel.devices = static_cast<int>(reports.size());
+        result.kernel = kernel;
+        if (verbose) std::fprintf(stderr, "cubie: %s\n", kernel.to_string().c_str());
+    }
+
+    struct share_report {
+        std::string device_name;
+        kernel_report kernel;
+    };
+
+    /// Integrates one device's share `chunk` trajectories at a time, two chunks in flight
+    /// when there are several so that one's copies run beside the other's kernel.
     template <class Task, class T, class AfterChunk>
-    std::size_t run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result,
-                    std::size_t chunk, AfterChunk&& after_chunk) const {
+    share_report solve_share(Task task, const batch_inputs<T>& inputs, const output_place<T>& out,
+                             const share& part, std::size_t chunk,
+                             chunk_reporter<AfterChunk>& reporter) const {
         using Algorithm = typename Task::algorithm;
         using Controller = typename Task::controller;
         using System = typename Task::system_type;
-        select_device();
-        int current = 0;
-        CUBIE_CUDA_CHECK(cudaGetDevice(&current));
+        const scoped_device on(part.device);
+        int device = 0;
+        CUBIE_CUDA_CHECK(cudaGetDevice(&device));
         cudaDeviceProp properties{};
-        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, current));
-        result.backend = std::string("cuda:") + properties.name;
+        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+        share_report report{properties.name, {}};
+        if (part.count == 0) {
+            report.kernel.chunks = 0;
+            return report;
+        }
 
         std::vector<device_buffer<T>> driver_data;  // knots and coefficients, per driver
         for (std::size_t k = 0; k < inputs.drivers.size(); ++k) {
@@ -96,98 +310,129 @@ struct cuda {
         }
 
         const std::size_t n = inputs.n_trajectories;
+        chunk = std::min(chunk, part.count);
         const int threads = threads_for(trajectory_kernel<Task>, chunk, properties);
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
-        result.kernel = describe_kernel(trajectory_kernel<Task>, configuration, threads,
+        report.kernel = describe_kernel(trajectory_kernel<Task>, configuration, threads,
                                         (chunk + threads - 1) / threads, properties);
-        result.kernel->chunks = 0;
-        result.kernel->milliseconds = 0;
+        report.kernel.chunks = 0;
+        report.kernel.milliseconds = 0;
 
-        // Several chunks: two slots, so that one chunk's copies run beside the other's
-        // kernel, through page-locked staging. One chunk: copies straight to the device.
-        const bool staged = chunk < n;
+        // Inputs in device memory this device reads are used in place; others are copied,
+        // pageable host arrays of several chunks through page-locked staging.
+        const memory_location states_at = memory_location::of(inputs.initial_states.data());
+        const memory_location parameters_at = memory_location::of(inputs.parameters.data());
+        const bool inputs_in_place =
+            (System::n_states == 0 || states_at.readable_on(device)) &&
+            (System::n_parameters == 0 || parameters_at.readable_on(device));
+        const bool chunked = chunk < part.count;
+        const auto staged = [&](const memory_location& m) {
+            return chunked && m.where == memory_location::kind::pageable;
+        };
+        slot_rows rows;
+        if (!inputs_in_place) {
+            rows.initial_states = System::n_states;
+            rows.parameters = System::n_parameters;
+        }
+        if (!out.on_device) {
+            rows.final_states = System::n_states;
+            rows.per_trajectory = 1;
+            rows.saved = out.saved_rows;
+            rows.saved_counters = out.counter_rows;
+            rows.summaries = out.summary_rows;
+        }
+        const slot_staging staging{staged(states_at), staged(parameters_at), chunked};
         std::vector<std::unique_ptr<chunk_slot<T>>> slots;
-        for (int k = 0; k < (staged ? 2 : 1); ++k)
-            slots.push_back(std::make_unique<chunk_slot<T>>(
-                chunk, staged, System::n_states, System::n_parameters, result.saved.size() / n,
-                result.saved_counters.size() / n, result.summaries.size() / n));
+        for (int k = 0; k < (chunked ? 2 : 1); ++k)
+            slots.push_back(std::make_unique<chunk_slot<T>>(chunk, rows, staging));
 
-        std::size_t done = 0;
-        bool go_on = true;
         auto finish = [&](chunk_slot<T>& slot) {
             const cudaStream_t stream = slot.stream.get();
             check_kernel(configuration, cudaStreamSynchronize(stream));
-            result.kernel->milliseconds += slot.kernel_stop.milliseconds_since(slot.kernel_start);
-            const std::size_t at = slot.first;
-            slot.final_states.finish_download(result.final_states.data() + at, n, slot.count,
-                                              stream);
-            slot.statuses.finish_download(result.statuses.data() + at, n, slot.count, stream);
-            slot.accepted_steps.finish_download(result.accepted_steps.data() + at, n, slot.count,
-                                                stream);
-            slot.rejected_steps.finish_download(result.rejected_steps.data() + at, n, slot.count,
-                                                stream);
-            slot.saved.finish_download(offset(result.saved.data(), at), n, slot.count, stream);
-            slot.saved_counters.finish_download(offset(result.saved_counters.data(), at), n,
-                                                slot.count, stream);
-            slot.summaries.finish_download(offset(result.summaries.data(), at), n, slot.count,
-                                           stream);
+            report.kernel.milliseconds += slot.kernel_stop.milliseconds_since(slot.kernel_start);
+            if (!out.on_device) {
+                const std::size_t at = slot.first, count = slot.count;
+                slot.final_states.finish_download(out.final_states + at, n, count, stream);
+                slot.statuses.finish_download(out.statuses + at, n, count, stream);
+                slot.accepted_steps.finish_download(out.accepted_steps + at, n, count, stream);
+                slot.rejected_steps.finish_download(out.rejected_steps + at, n, count, stream);
+                slot.saved.finish_download(offset(out.saved, at), n, count, stream);
+                slot.saved_counters.finish_download(offset(out.saved_counters, at), n, count,
+                                                    stream);
+                slot.summaries.finish_download(offset(out.summaries, at), n, count, stream);
+            }
             slot.busy = false;
-            done = slot.first + slot.count;
-            if (go_on) go_on = after_chunk(done);
+            reporter.finished(slot.count);
         };
         auto issue = [&](chunk_slot<T>& slot, std::size_t first, std::size_t count) {
             const cudaStream_t stream = slot.stream.get();
             slot.first = first;
             slot.count = count;
             slot.busy = true;
-            slot.initial_states.upload(inputs.initial_states.data() + first, n, count, stream);
-            slot.parameters.upload(offset(inputs.parameters.data(), first), n, count, stream);
-            slot.saved.mark_unrecorded(count, stream);
-            slot.saved_counters.mark_unrecorded(count, stream);
-            slot.summaries.mark_unrecorded(count, stream);
+            batch_arrays<T> arrays{};
+            std::size_t input_stride = n, output_stride = n;
+            if (inputs_in_place) {
+                arrays.initial_states = offset(inputs.initial_states.data(), first);
+                arrays.parameters = offset(inputs.parameters.data(), first);
+            } else {
+                slot.initial_states.upload(offset(inputs.initial_states.data(), first), n, count,
+                                           stream);
+                slot.parameters.upload(offset(inputs.parameters.data(), first), n, count, stream);
+                arrays.initial_states = slot.initial_states.device();
+                arrays.parameters = slot.parameters.device();
+                input_stride = count;
+            }
+            if (out.on_device) {
+                arrays.final_states = out.final_states + first;
+                arrays.statuses = out.statuses + first;
+                arrays.accepted_steps = out.accepted_steps + first;
+                arrays.rejected_steps = out.rejected_steps + first;
+                arrays.outputs = {offset(out.saved, first), offset(out.saved_counters, first),
+                                  offset(out.summaries, first)};
+            } else {
+                slot.saved.mark_unrecorded(count, stream);
+                slot.saved_counters.mark_unrecorded(count, stream);
+                slot.summaries.mark_unrecorded(count, stream);
+                arrays.final_states = slot.final_states.device();
+                arrays.statuses = slot.statuses.device();
+                arrays.accepted_steps = slot.accepted_steps.device();
+                arrays.rejected_steps = slot.rejected_steps.device();
+                arrays.outputs = {slot.saved.device(), slot.saved_counters.device(),
+                                  slot.summaries.device()};
+                output_stride = count;
+            }
             task.n_trajectories = count;
-            task.bind(
-                {slot.initial_states.device(),
-                 slot.parameters.device(),
-                 slot.final_states.device(),
-                 slot.statuses.device(),
-                 slot.accepted_steps.device(),
-                 slot.rejected_steps.device(),
-                 {slot.saved.device(), slot.saved_counters.device(), slot.summaries.device()}},
-                count);
+            task.bind(arrays, input_stride, output_stride);
             slot.kernel_start.record(stream);
             trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads, 0,
                                 stream>>>(task);
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
-            ++result.kernel->chunks;
-            slot.final_states.start_download(count, stream);
-            slot.statuses.start_download(count, stream);
-            slot.accepted_steps.start_download(count, stream);
-            slot.rejected_steps.start_download(count, stream);
-            slot.saved.start_download(count, stream);
-            slot.saved_counters.start_download(count, stream);
-            slot.summaries.start_download(count, stream);
+            ++report.kernel.chunks;
+            if (!out.on_device) {
+                slot.final_states.start_download(count, stream);
+                slot.statuses.start_download(count, stream);
+                slot.accepted_steps.start_download(count, stream);
+                slot.rejected_steps.start_download(count, stream);
+                slot.saved.start_download(count, stream);
+                slot.saved_counters.start_download(count, stream);
+                slot.summaries.start_download(count, stream);
+            }
         };
 
         std::size_t next = 0;  // the slot the next chunk goes to: the one idle longest
-        for (std::size_t first = 0; first < n && go_on; first += chunk) {
+        const std::size_t end = part.first + part.count;
+        for (std::size_t first = part.first; first < end && reporter.going; first += chunk) {
             chunk_slot<T>& slot = *slots[next];
             if (slot.busy) finish(slot);
-            if (!go_on) break;
-            issue(slot, first, std::min(chunk, n - first));
+            if (!reporter.going) break;
+            issue(slot, first, std::min(chunk, end - first));
             next = (next + 1) % slots.size();
         }
         // Chunks still in flight, oldest first; a cancelled solve keeps what they finished.
         for (std::size_t k = 0; k < slots.size(); ++k, next = (next + 1) % slots.size())
             if (slots[next]->busy) finish(*slots[next]);
-        if (verbose) std::fprintf(stderr, "cubie: %s\n", result.kernel->to_string().c_str());
-        return done;
-    }
-
-private:
-    void select_device() const {
-        if (device >= 0) CUBIE_CUDA_CHECK(cudaSetDevice(device));
+        return report;
     }
 
     /// The chunk's first trajectory in a [row][trajectory] array (none: null).

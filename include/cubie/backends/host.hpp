@@ -17,11 +17,12 @@ struct host {
         return wanted;
     }
 
-    /// Integrates every trajectory of the batch, `chunk` at a time; after_chunk(done)
-    /// returns false to stop before the next chunk. Returns the trajectories done.
+    /// Integrates every trajectory of the batch, `chunk` at a time; after_chunk(count) is
+    /// told of every finished chunk and returns false to stop before the next. Trajectories
+    /// never started keep what the result held.
     template <class Task, class T, class AfterChunk>
-    std::size_t run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result,
-                    std::size_t chunk, AfterChunk&& after_chunk) const {
+    void run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result, std::size_t chunk,
+             AfterChunk&& after_chunk) const {
         for (std::size_t k = 0; k < inputs.drivers.size(); ++k)
             task.settings.drivers[k] = inputs.drivers[k].view();
         const std::size_t n = inputs.n_trajectories;
@@ -36,14 +37,13 @@ struct host {
                        at(result.rejected_steps.data(), first),
                        {at(result.saved.data(), first), at(result.saved_counters.data(), first),
                         at(result.summaries.data(), first)}},
-                      n);
+                      n, n);
             const auto count = static_cast<std::ptrdiff_t>(task.n_trajectories);
             // Adaptive trajectories differ in cost: hand them out in small dynamic chunks.
 #pragma omp parallel for schedule(dynamic, 64)
             for (std::ptrdiff_t i = 0; i < count; ++i) task(static_cast<std::size_t>(i));
-            if (!after_chunk(first + task.n_trajectories)) return first + task.n_trajectories;
+            if (!after_chunk(task.n_trajectories)) return;
         }
-        return n;
     }
 
 private:

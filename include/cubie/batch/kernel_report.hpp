@@ -15,19 +15,22 @@ struct kernel_report {
     int block_size = 0;
     std::size_t blocks = 0;
     int blocks_per_multiprocessor = 0;
-    double occupancy = 0;    ///< resident threads over the multiprocessor's maximum
-    float milliseconds = 0;  ///< the kernel alone, between CUDA events (summed over chunks)
-    std::size_t chunks = 1;  ///< launches: one per chunk of the batch
+    double occupancy = 0;  ///< resident threads over the multiprocessor's maximum
+    /// The kernel alone, between CUDA events, summed over chunks (over several devices,
+    /// the sum of the device that took longest).
+    float milliseconds = 0;
+    std::size_t chunks = 1;  ///< launches: one per chunk of the batch, on every device
+    int devices = 1;         ///< devices the batch was split over
 
     std::string to_string() const {
-        char text[256];
+        char text[320];
         std::snprintf(text, sizeof text,
                       "kernel (%s): %d registers, %zu bytes local memory, %d threads x %zu "
                       "blocks, %d blocks per multiprocessor, occupancy %.0f%%, %.3f ms in %zu "
-                      "chunk%s",
+                      "chunk%s on %d device%s",
                       configuration.c_str(), registers, local_bytes, block_size, blocks,
                       blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
-                      chunks == 1 ? "" : "s");
+                      chunks == 1 ? "" : "s", devices, devices == 1 ? "" : "s");
         return text;
     }
 };

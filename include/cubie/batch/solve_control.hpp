@@ -41,8 +41,9 @@ struct solve_control {
     /// (backends::cuda::memory_fraction of the device's free memory), in about 100 chunks
     /// when progress is reported.
     std::size_t chunk_trajectories = 0;
-    /// Called on the calling thread after every chunk; returning false cancels the chunks
-    /// not yet started (the cuda backend's chunk already in flight finishes and is kept).
+    /// Called after every chunk, one call at a time: on the calling thread, or on the
+    /// devices' threads when backends::cuda solves on several. Returning false cancels the
+    /// chunks not yet started (those already in flight on a device finish and are kept).
     std::function<bool(const solve_progress&)> progress;
 };
 

@@ -5,6 +5,9 @@
 //   cubie::solver<cubie::systems::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
 //   auto result = s.solve({n, y0, rho}, settings);            // backends::automatic
 //   auto result = s.solve({n, y0, rho}, settings, cubie::backends::host{});
+//   auto result = s.solve({n, y0, rho}, settings,
+//                         cubie::backends::cuda{.devices = cubie::backends::cuda::all_devices()});
+//   auto on_gpu = s.solve_on_device({n, d_y0, d_rho}, settings);  // nothing copied back
 //
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
 // compiled. Final states, statuses and step counts always come back.
@@ -39,6 +42,9 @@
 #include "cubie/systems/ode_system.hpp"
 #if defined(__CUDACC__)
 #include "cubie/backends/cuda.hpp"
+#include "cubie/batch/device_result.hpp"
+#include "cubie/core/memory_location.hpp"
+#include "cubie/core/scoped_device.hpp"
 #endif
 
 namespace cubie {
@@ -72,43 +78,100 @@ public:
 #endif
             return solve(inputs, settings, backends::host{}, control);
         } else {
-            const auto integration =
-                make_integration_settings<Algorithm, Controller, System>(settings);
-            check_sizes(inputs);
-            const plan_type outputs = plan(settings);
-            trajectory_task<Algorithm, Controller, System, Outputs...> task{
-                system_, integration, inputs.n_trajectories, outputs.targets};
+            const auto [task, outputs] = prepare(inputs, settings);
+#if defined(__CUDACC__)
+            if constexpr (std::is_same_v<Backend, backends::host>) check_host_readable(inputs);
+#endif
             batch_result<value_type> result = allocate_result(inputs.n_trajectories, outputs);
-            const std::size_t n = inputs.n_trajectories;
-            if (n == 0) return result;
-
-            // Inputs and outputs of one trajectory, as the backend holds them.
-            const double bytes_per_trajectory =
-                outputs.result_bytes(1) +
-                double(System::n_states + System::n_parameters) * sizeof(value_type);
-            std::size_t chunk = control.chunk_trajectories;
-            if (chunk == 0) chunk = control.progress ? (n + 99) / 100 : n;
-            chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory), n);
-            const std::size_t chunks = (n + chunk - 1) / chunk;
-            const auto start = std::chrono::steady_clock::now();
-            std::size_t chunks_done = 0;
-            const std::size_t done = backend.run(task, inputs, result, chunk, [&](std::size_t d) {
-                if (!control.progress) return true;
-                solve_progress p;
-                p.done = d;
-                p.total = n;
-                p.chunks_done = ++chunks_done;
-                p.chunks = chunks;
-                p.elapsed_seconds =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                return control.progress(p);
-            });
-            if (done < n) mark_cancelled(result, done);
+            run(task, inputs, backend, result, outputs.result_bytes(1) + input_bytes(), control);
             return result;
         }
     }
 
+#if defined(__CUDACC__)
+    /// Solves on the device into a result kept there: nothing is copied back, and inputs
+    /// already in device memory are read in place. backend.devices names one device at
+    /// most (the result lives on it); the outputs must fit its memory budget.
+    device_result<value_type> solve_on_device(const batch_inputs<value_type>& inputs,
+                                              const settings_type& settings,
+                                              const backends::cuda& backend = {},
+                                              const solve_control& control = {}) const {
+        device_result<value_type> result;
+        solve_on_device(inputs, settings, result, backend, control);
+        return result;
+    }
+
+    /// The same into `result`, reusing its device buffers where their sizes fit: repeated
+    /// solves of one shape allocate nothing.
+    void solve_on_device(const batch_inputs<value_type>& inputs, const settings_type& settings,
+                         device_result<value_type>& result, const backends::cuda& backend = {},
+                         const solve_control& control = {}) const {
+        const auto [task, outputs] = prepare(inputs, settings);
+        const int device = backend.result_device();
+        const std::size_t n = inputs.n_trajectories;
+        describe_result(result, n, outputs);
+        {
+            const scoped_device on(device);
+            check_device_memory(outputs.result_bytes(n), n, backend.memory_fraction);
+            result.prepare(device, n, outputs.saved_per_trajectory(),
+                           outputs.counters_per_trajectory(), outputs.summaries_per_trajectory(),
+                           nullptr);
+            CUBIE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        }
+        backends::cuda on_result_device = backend;
+        on_result_device.devices = {device};
+        run(task, inputs, on_result_device, result, input_bytes(), control);
+    }
+#endif
+
 private:
+    using task_type = trajectory_task<Algorithm, Controller, System, Outputs...>;
+
+    /// The per-trajectory work and the outputs' plan, from validated settings and inputs
+    /// (throws before any allocation when either is wrong).
+    struct prepared_solve {
+        task_type task;
+        plan_type outputs;
+    };
+    prepared_solve prepare(const batch_inputs<value_type>& inputs,
+                           const settings_type& settings) const {
+        const auto integration = make_integration_settings<Algorithm, Controller, System>(settings);
+        check_sizes(inputs);
+        plan_type outputs = plan(settings);
+        task_type task{system_, integration, inputs.n_trajectories, outputs.targets};
+        return {task, std::move(outputs)};
+    }
+
+    static constexpr double input_bytes() {
+        return double(System::n_states + System::n_parameters) * sizeof(value_type);
+    }
+
+    /// Runs the task over the batch in chunks, reporting progress; the backend writes the
+    /// trajectories it integrates into `result`, those a cancellation left keep their
+    /// unsolved marks.
+    template <class Backend, class Result>
+    static void run(const task_type& task, const batch_inputs<value_type>& inputs,
+                    const Backend& backend, Result& result, double bytes_per_trajectory,
+                    const solve_control& control) {
+        const std::size_t n = inputs.n_trajectories;
+        if (n == 0) return;
+        std::size_t chunk = control.chunk_trajectories;
+        if (chunk == 0) chunk = control.progress ? (n + 99) / 100 : n;
+        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory), n);
+        const auto start = std::chrono::steady_clock::now();
+        solve_progress p;
+        p.total = n;
+        p.chunks = (n + chunk - 1) / chunk;
+        backend.run(task, inputs, result, chunk, [&](std::size_t count) {
+            p.done += count;
+            ++p.chunks_done;
+            if (!control.progress) return true;
+            p.elapsed_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            return control.progress(p);
+        });
+    }
+
     static void check_size(const char* what, std::size_t got, int per_trajectory, std::size_t n) {
         const std::size_t expected = static_cast<std::size_t>(per_trajectory) * n;
         if (got != expected)
@@ -149,18 +212,11 @@ private:
                 " MiB this machine has: save less often, select fewer variables, summarise "
                 "instead of saving, or solve fewer trajectories at a time");
         batch_result<value_type> r;
-        r.n_trajectories = n;
-        r.n_states = System::n_states;
-        r.state_names = state_names<System>();
-        r.save_times = plan.save_times;
-        r.saved_variables = plan.saved_variables;
-        r.counter_names = plan.counter_names;
-        r.window_ends = plan.window_ends;
-        r.summary_legend = plan.summary_legend;
+        describe_result(r, n, plan);
         constexpr value_type unrecorded = std::numeric_limits<value_type>::quiet_NaN();
         try {
-            r.final_states.resize(static_cast<std::size_t>(System::n_states) * n);
-            r.statuses.resize(n);
+            r.final_states.assign(static_cast<std::size_t>(System::n_states) * n, unrecorded);
+            r.statuses.assign(n, status::cancelled);  // until integrated
             r.accepted_steps.resize(n);
             r.rejected_steps.resize(n);
             r.saved.assign(plan.saved_per_trajectory() * n, unrecorded);
@@ -175,16 +231,44 @@ private:
         return r;
     }
 
-    /// Trajectories from `first` on never started: cancelled, NaN final states.
-    static void mark_cancelled(batch_result<value_type>& r, std::size_t first) {
-        const std::size_t n = r.n_trajectories;
-        for (int v = 0; v < System::n_states; ++v)
-            std::fill(r.final_states.begin() + static_cast<std::ptrdiff_t>(v * n + first),
-                      r.final_states.begin() + static_cast<std::ptrdiff_t>((v + 1) * n),
-                      std::numeric_limits<value_type>::quiet_NaN());
-        std::fill(r.statuses.begin() + static_cast<std::ptrdiff_t>(first), r.statuses.end(),
-                  status::cancelled);
+    /// The legends of a result of n trajectories.
+    static void describe_result(result_legend<value_type>& r, std::size_t n,
+                                const plan_type& plan) {
+        r.n_trajectories = n;
+        r.n_states = System::n_states;
+        r.state_names = state_names<System>();
+        r.save_times = plan.save_times;
+        r.saved_variables = plan.saved_variables;
+        r.counter_names = plan.counter_names;
+        r.window_ends = plan.window_ends;
+        r.summary_legend = plan.summary_legend;
     }
+
+#if defined(__CUDACC__)
+    /// The host backend cannot read device memory: says so rather than faulting.
+    static void check_host_readable(const batch_inputs<value_type>& in) {
+        if (memory_location::of(in.initial_states.data()).where == memory_location::kind::device ||
+            memory_location::of(in.parameters.data()).where == memory_location::kind::device)
+            throw std::invalid_argument(
+                "inputs are in device memory, which backends::host cannot read: solve them "
+                "with backends::cuda, or copy them to the host");
+    }
+
+    /// A result kept on the current device must fit its memory budget whole.
+    static void check_device_memory(double bytes, std::size_t n, double memory_fraction) {
+        std::size_t free_bytes = 0, total_bytes = 0;
+        CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const double budget = memory_fraction * double(free_bytes);
+        if (bytes > budget)
+            throw std::invalid_argument(
+                "the outputs of " + std::to_string(n) + " trajectories need " +
+                format_value(std::ceil(bytes / (1 << 20))) +
+                " MiB of device memory, more than the budget of " +
+                format_value(std::floor(budget / (1 << 20))) +
+                " MiB (memory_fraction of the free memory): solve into host memory (solve), "
+                "which goes in chunks, or record less");
+    }
+#endif
 
     /// Physical memory of this machine (outputs beyond it could only thrash).
     static double host_memory_bytes() {

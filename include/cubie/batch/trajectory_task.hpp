@@ -49,15 +49,16 @@ struct trajectory_task {
     batch_view<std::uint32_t> rejected_steps{};
 
     /// Points the task at the arrays of one backend: n_trajectories of them from the
-    /// pointers on, rows `stride` apart (a chunk of a larger batch, or the whole of one).
-    void bind(const batch_arrays<T>& a, std::size_t stride) {
-        initial_states = {a.initial_states, System::n_states, n_trajectories, stride};
-        parameters = {a.parameters, System::n_parameters, n_trajectories, stride};
-        final_states = {a.final_states, System::n_states, n_trajectories, stride};
-        statuses = {a.statuses, 1, n_trajectories, stride};
-        accepted_steps = {a.accepted_steps, 1, n_trajectories, stride};
-        rejected_steps = {a.rejected_steps, 1, n_trajectories, stride};
-        outputs.bind(a.outputs, n_trajectories, stride);
+    /// pointers on, rows of the inputs and of the outputs `input_stride` and
+    /// `output_stride` apart (a chunk of a larger batch, or the whole of one).
+    void bind(const batch_arrays<T>& a, std::size_t input_stride, std::size_t output_stride) {
+        initial_states = {a.initial_states, System::n_states, n_trajectories, input_stride};
+        parameters = {a.parameters, System::n_parameters, n_trajectories, input_stride};
+        final_states = {a.final_states, System::n_states, n_trajectories, output_stride};
+        statuses = {a.statuses, 1, n_trajectories, output_stride};
+        accepted_steps = {a.accepted_steps, 1, n_trajectories, output_stride};
+        rejected_steps = {a.rejected_steps, 1, n_trajectories, output_stride};
+        outputs.bind(a.outputs, n_trajectories, output_stride);
     }
 
     CUBIE_HD void operator()(std::size_t i) const {

@@ -1,0 +1,185 @@
+// Inputs in device memory are read in place, page-locked and managed ones are read as
+// well, and a result kept in device memory holds what the host result holds: bit for bit,
+// in one chunk or several, with buffers reused across solves. Misuse is refused.
+
+#include <doctest/doctest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "cubie/backends/cuda.hpp"
+#include "cubie/backends/host.hpp"
+#include "cubie/core/pinned_buffer.hpp"
+#include "support/recording_sweep.hpp"
+
+using namespace cubie;
+using cubie::testing::recording_solver;
+using cubie::testing::recording_sweep;
+using cubie::testing::same_bits;
+using cubie::testing::same_results;
+
+namespace {
+
+/// Managed memory, freed on scope exit.
+template <class T>
+struct managed_array {
+    T* data = nullptr;
+    std::size_t size;
+    explicit managed_array(const std::vector<T>& from) : size(from.size()) {
+        REQUIRE(cudaMallocManaged(reinterpret_cast<void**>(&data), size * sizeof(T)) ==
+                cudaSuccess);
+        std::copy(from.begin(), from.end(), data);
+    }
+    managed_array(const managed_array&) = delete;
+    managed_array& operator=(const managed_array&) = delete;
+    ~managed_array() { static_cast<void>(cudaFree(data)); }
+    std::span<const T> view() const { return {data, size}; }
+};
+
+template <class T>
+pinned_buffer<T> page_locked_copy(const std::vector<T>& from) {
+    pinned_buffer<T> b(from.size());
+    std::copy(from.begin(), from.end(), b.data());
+    return b;
+}
+
+/// Reads a [save][trajectory] device view element by element, as a kernel would.
+__global__ void read_view(result_view<double> view, double* out) {
+    const std::size_t save = blockIdx.x, trajectory = threadIdx.x;
+    if (save < view.extent(0) && trajectory < view.extent(1))
+        out[save * view.extent(1) + trajectory] = view(save, trajectory);
+}
+
+}  // namespace
+
+TEST_CASE("inputs in device, managed or page-locked memory give the host inputs' result") {
+    const recording_sweep s;
+    const recording_solver solver;
+    const auto reference = solver.solve(s.inputs(), s.settings(), backends::cuda{});
+    REQUIRE(reference.statuses[s.failing] == status::nonfinite_input);
+
+    const auto d_y0 = device_buffer<double>::copy_of(s.y0);
+    const auto d_rho = device_buffer<double>::copy_of(s.rho);
+    const batch_inputs<double> on_device{
+        s.n, {d_y0.data(), d_y0.size()}, {d_rho.data(), d_rho.size()}};
+    const managed_array<double> m_y0(s.y0), m_rho(s.rho);
+    const auto p_y0 = page_locked_copy(s.y0);
+    const auto p_rho = page_locked_copy(s.rho);
+    const batch_inputs<double> page_locked{
+        s.n, {p_y0.data(), s.y0.size()}, {p_rho.data(), s.rho.size()}};
+
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{7}}) {
+        INFO("chunk_trajectories = " << chunk);
+        solve_control control;
+        control.chunk_trajectories = chunk;
+        CHECK(same_results(reference,
+                           solver.solve(on_device, s.settings(), backends::cuda{}, control)));
+        CHECK(same_results(reference, solver.solve({s.n, m_y0.view(), m_rho.view()}, s.settings(),
+                                                   backends::cuda{}, control)));
+        CHECK(same_results(reference,
+                           solver.solve(page_locked, s.settings(), backends::cuda{}, control)));
+    }
+    // A mix: states on the device, parameters on the host.
+    CHECK(same_results(reference, solver.solve({s.n, {d_y0.data(), d_y0.size()}, s.rho},
+                                               s.settings(), backends::cuda{})));
+}
+
+TEST_CASE("a result kept in device memory equals the host result and reuses its buffers") {
+    const recording_sweep s;
+    const recording_solver solver;
+    const auto reference = solver.solve(s.inputs(), s.settings(), backends::cuda{});
+
+    device_result<double> kept = solver.solve_on_device(s.inputs(), s.settings());
+    int current = -1;
+    REQUIRE(cudaGetDevice(&current) == cudaSuccess);
+    CHECK(kept.device == current);
+    CHECK(kept.backend == reference.backend);
+    REQUIRE(kept.kernel);
+    CHECK(kept.kernel->chunks == 1);
+    const batch_result<double> back = kept.to_host();
+    CHECK(same_results(reference, back));
+    CHECK(back.saved_variables == reference.saved_variables);
+    CHECK(back.summary_legend == reference.summary_legend);
+    CHECK(same_bits(back.save_times, reference.save_times));
+
+    // The device view of a series, read by a kernel, is the host view's values.
+    const result_view<double> x = kept.series("x");
+    device_buffer<double> read(x.extent(0) * x.extent(1));
+    read_view<<<static_cast<unsigned>(x.extent(0)), static_cast<unsigned>(x.extent(1))>>>(
+        x, read.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<double> values(read.size());
+    read.copy_to(values);
+    const result_view<double> host_x = reference.series("x");
+    std::vector<double> expected;
+    for (std::size_t k = 0; k < host_x.extent(0); ++k)
+        for (std::size_t i = 0; i < host_x.extent(1); ++i) expected.push_back(host_x(k, i));
+    CHECK(same_bits(values, expected));
+
+    // Again, from device inputs and in chunks, into the same buffers.
+    const double* saved_before = kept.saved.data();
+    const auto d_y0 = device_buffer<double>::copy_of(s.y0);
+    const auto d_rho = device_buffer<double>::copy_of(s.rho);
+    solve_control control;
+    control.chunk_trajectories = 30;
+    solver.solve_on_device({s.n, {d_y0.data(), d_y0.size()}, {d_rho.data(), d_rho.size()}},
+                           s.settings(), kept, backends::cuda{}, control);
+    CHECK(kept.saved.data() == saved_before);
+    CHECK(kept.kernel->chunks == 4);
+    CHECK(same_results(reference, kept.to_host()));
+
+    // Another shape: fewer saves (0.25, 0.5, 0.75, 1), the buffers are resized to it.
+    auto sparser = s.settings();
+    sparser.save_every = 0.25;
+    solver.solve_on_device(s.inputs(), sparser, kept);
+    CHECK(kept.n_saves() == 4);
+    CHECK(kept.saved.size() == 4 * 3 * s.n);
+    CHECK(same_results(solver.solve(s.inputs(), sparser, backends::cuda{}), kept.to_host()));
+}
+
+TEST_CASE("a cancelled solve into device memory marks what it never started") {
+    const recording_sweep s;
+    solve_control control;
+    control.chunk_trajectories = 20;
+    control.progress = [](const solve_progress& p) { return p.chunks_done < 2; };
+    const auto r =
+        recording_solver{}.solve_on_device(s.inputs(), s.settings(), {}, control).to_host();
+    std::size_t kept = 0;
+    while (kept < s.n && r.statuses[kept] != status::cancelled) ++kept;
+    CHECK(kept == 60);  // two chunks reported, the third already in flight
+    for (std::size_t i = kept; i < s.n; ++i) {
+        INFO("trajectory " << i);
+        CHECK(r.statuses[i] == status::cancelled);
+        CHECK(std::isnan(r.final_state(0, i)));
+        CHECK(r.accepted_steps[i] == 0);
+        CHECK(std::isnan(r.saved_value(2, 1, i)));
+        CHECK(r.saved_counter(2, 0, i) == std::numeric_limits<std::uint32_t>::max());
+        CHECK(std::isnan(r.summary("z.max")(0, i)));
+    }
+}
+
+TEST_CASE("device memory misused is refused before any work") {
+    const recording_sweep s;
+    const recording_solver solver;
+    const auto d_rho = device_buffer<double>::copy_of(s.rho);
+    CHECK_THROWS_WITH_AS(
+        solver.solve({s.n, s.y0, {d_rho.data(), d_rho.size()}}, s.settings(), backends::host{}),
+        doctest::Contains("inputs are in device memory, which backends::host cannot read"),
+        std::invalid_argument);
+    CHECK_THROWS_WITH_AS(
+        solver.solve_on_device(s.inputs(), s.settings(), backends::cuda{.devices = {0, 0}}),
+        doctest::Contains("a result kept in device memory lives on one device"),
+        std::invalid_argument);
+    CHECK_THROWS_WITH_AS(
+        solver.solve_on_device(s.inputs(), s.settings(), backends::cuda{.memory_fraction = 1e-9}),
+        doctest::Contains("MiB of device memory, more than the budget of"), std::invalid_argument);
+    // The wrong number of values is the same error wherever they are.
+    CHECK_THROWS_WITH_AS(solver.solve_on_device({s.n + 1, s.y0, s.rho}, s.settings()),
+                         doctest::Contains("input initial_states has 300 values"),
+                         std::invalid_argument);
+}

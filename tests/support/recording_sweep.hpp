@@ -1,0 +1,65 @@
+#pragma once
+// A Lorenz rho sweep that records everything (saved states, counters, summaries) with one
+// failing trajectory, and a bit-for-bit comparison of results: for tests that solve the
+// same batch two ways (in chunks, from device memory, on several devices).
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/batch/solver.hpp"
+#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/outputs/summary_metrics.hpp"
+#include "cubie/systems/lorenz.hpp"
+
+namespace cubie::testing {
+
+using recording_solver =
+    solver<systems::lorenz<double>, tsit5, pi_controller, save_state, save_counters,
+           summaries<metrics::mean, metrics::extrema, metrics::peaks<2>>>;
+
+/// rho from 0 to 28 over n trajectories; trajectory `failing` has a NaN rho.
+struct recording_sweep {
+    std::size_t n;
+    std::size_t failing;
+    std::vector<double> y0, rho;
+
+    explicit recording_sweep(std::size_t n_trajectories = 100, std::size_t failing_one = 37)
+        : n(n_trajectories), failing(failing_one), y0(3 * n, 0.0), rho(n) {
+        for (std::size_t i = 0; i < n; ++i) {
+            y0[i] = 1;
+            rho[i] = 28.0 * double(i) / double(n - 1);
+        }
+        rho[failing] = std::nan("");
+    }
+    batch_inputs<double> inputs() const { return {n, y0, rho}; }
+
+    static solve_settings<pi_controller> settings() {
+        solve_settings<pi_controller> s;
+        s.t_end = 1;
+        s.dt = 1e-3;
+        s.atol = s.rtol = {1e-8};
+        s.save_every = 0.1;
+        s.summarise_every = 0.5;
+        s.sample_summaries_every = 0.05;
+        return s;
+    }
+};
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+/// Every array of two results holds the same bits.
+template <class T>
+bool same_results(const batch_result<T>& a, const batch_result<T>& b) {
+    return same_bits(a.final_states, b.final_states) && same_bits(a.statuses, b.statuses) &&
+           same_bits(a.accepted_steps, b.accepted_steps) &&
+           same_bits(a.rejected_steps, b.rejected_steps) && same_bits(a.saved, b.saved) &&
+           same_bits(a.saved_counters, b.saved_counters) && same_bits(a.summaries, b.summaries);
+}
+
+}  // namespace cubie::testing
