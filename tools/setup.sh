@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what building CuBIE++ needs beyond the CUDA toolkit, from Debian/Ubuntu
-# packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost, HDF5's C library
-# and ccache; and from PyPI the code generator's Python packages (SymPy, pytest) and those
-# the result file checks read with (numpy, h5py).
+# packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost, HDF5's C library,
+# Open MPI (headers and mpirun, for cubie::mpi) and ccache; and from PyPI the code
+# generator's Python packages (SymPy, pytest) and those the result file checks read with
+# (numpy, h5py).
 # Packages already installed are left alone; nothing is downloaded when all are present.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ doctest-dev libboost-dev libhdf5-dev ccache)
+packages=(cmake ninja-build g++ doctest-dev libboost-dev libhdf5-dev libopenmpi-dev openmpi-bin
+          ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
