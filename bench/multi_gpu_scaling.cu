@@ -5,7 +5,8 @@
 // slowest device's), the solve() time from std::vector inputs to the host result, both
 // fastest of --repeat after a warm-up, the speed-up over one device, and whether the
 // result equals the one-device result bit for bit. Then where the one-device solve()'s time
-// goes: filling host arrays of the result's size (as the solver does before the kernel),
+// goes: filling host arrays of the result's size (as the solver does before the kernel:
+// host_array.hpp, from every OpenMP thread),
 // and solve_on_device (the result kept in device memory: the kernel, no copies).
 //
 //   multi_gpu_scaling [--log2n 24] [--repeat 3]
@@ -27,6 +28,7 @@
 #include "cubie/batch/solver.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/core/cuda_check.hpp"
+#include "cubie/core/host_array.hpp"
 #include "cubie/systems/lorenz.hpp"
 
 namespace {
@@ -49,7 +51,7 @@ double now_ms() {
 }
 
 template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+bool same_bits(const cubie::host_array<T>& a, const cubie::host_array<T>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
@@ -139,9 +141,8 @@ int main(int argc, char** argv) {
         for (int r = 0; r <= repeat; ++r) {
             double start = now_ms();
             {
-                std::vector<float> host;
-                host.assign(std::size_t(plan.result_bytes(n) / sizeof(float)),
-                            std::numeric_limits<float>::quiet_NaN());
+                cubie::host_array<float> host(std::size_t(plan.result_bytes(n) / sizeof(float)));
+                cubie::fill_in_parallel(host, std::numeric_limits<float>::quiet_NaN());
                 fill_ms = std::min(fill_ms, now_ms() - start);
             }
             start = now_ms();

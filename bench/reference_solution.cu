@@ -13,9 +13,10 @@ std::vector<double> reference_final_states(const sweep& s) {
     cubie::solve_settings<cubie::pi_controller> tight;
     tight.dt = dt_fixed;
     tight.atol = tight.rtol = {1e-12};
-    return cubie::solver<cubie::systems::lorenz<double>, cubie::vern9, cubie::pi_controller>{}
-        .solve({s.n, y0, rho}, tight, cubie::backends::cuda{})
-        .final_states;
+    const auto r =
+        cubie::solver<cubie::systems::lorenz<double>, cubie::vern9, cubie::pi_controller>{}.solve(
+            {s.n, y0, rho}, tight, cubie::backends::cuda{});
+    return {r.final_states.begin(), r.final_states.end()};
 }
 
 }  // namespace lorenz_bench

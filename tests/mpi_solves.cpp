@@ -10,25 +10,22 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/mpi/datatype.hpp"
 #include "cubie/mpi/gather_columns.hpp"
 #include "cubie/mpi/host_placement.hpp"
 #include "cubie/mpi/message_blocks.hpp"
 #include "cubie/mpi/solve.hpp"
 #include "cubie/mpi/trajectory_slice.hpp"
-#include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "support/recording_sweep.hpp"
 
 using namespace cubie;
+using cubie::testing::recording_solver;
+using cubie::testing::same_bits;
 
 namespace {
 
@@ -43,10 +40,6 @@ int world_size() {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     return size;
 }
-
-using recording_solver =
-    solver<systems::lorenz<double>, tsit5, pi_controller, save_state, save_counters,
-           summaries<metrics::mean, metrics::extrema, metrics::peaks<2>>>;
 
 /// Lorenz trajectories with rho over [0, 28]; one NaN parameter.
 template <class T>
@@ -74,12 +67,6 @@ solve_settings<pi_controller> settings() {
     s.summarise_every = 0.5;
     s.sample_summaries_every = 0.05;
     return s;
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() &&
-           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 template <class T>

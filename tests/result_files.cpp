@@ -49,10 +49,10 @@ void write_bytes(const fs::path& path, const std::string& bytes) {
     REQUIRE(out.good());
 }
 
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+template <class A, class B>  // std::vector or host_array, of one element type
+bool same_bits(const A& a, const B& b) {
     return a.size() == b.size() &&
-           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0);
 }
 
 /// The same value, or both NaN (CSV keeps a NaN but not its payload).

@@ -49,7 +49,7 @@ void keep_requested(cubie::batch_result<T>& r, const options& o) {
         if (wanted.count(name.substr(name.find('.') + 1))) rows.push_back(row);
     }
     std::vector<std::string> legend;
-    std::vector<T> values;
+    cubie::host_array<T> values;
     values.reserve(r.n_windows() * rows.size() * r.n_trajectories);
     for (std::size_t w = 0; w < r.n_windows(); ++w)
         for (std::size_t row : rows) {

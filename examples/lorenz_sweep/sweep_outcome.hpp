@@ -2,16 +2,17 @@
 // What one lorenz_sweep run produced, independent of the precision it ran in.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
-#include <vector>
 
+#include "cubie/core/host_array.hpp"
 #include "cubie/core/status.hpp"
 
 namespace lorenz_sweep {
 
 struct sweep_outcome {
-    std::vector<cubie::status> statuses;
-    std::vector<std::uint32_t> accepted_steps, rejected_steps;
+    cubie::host_array<cubie::status> statuses;
+    cubie::host_array<std::uint32_t> accepted_steps, rejected_steps;
     std::string backend;
     std::string kernel;  ///< the cuda backend's kernel report, if it ran
     std::size_t saves = 0, windows = 0, summary_rows = 0;  ///< what was recorded

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
@@ -48,9 +49,13 @@ struct recording_sweep {
     }
 };
 
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+/// Two arrays (std::vector, host_array) hold the same values, bit for bit.
+template <class A, class B>
+bool same_bits(const A& a, const B& b) {
+    static_assert(std::is_same_v<typename A::value_type, typename B::value_type>);
+    return a.size() == b.size() &&
+           (a.empty() ||
+            std::memcmp(a.data(), b.data(), a.size() * sizeof(typename A::value_type)) == 0);
 }
 
 /// Every array of two results holds the same bits.

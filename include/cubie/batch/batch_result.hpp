@@ -1,6 +1,7 @@
 #pragma once
-// What a batch solve returns: host arrays it owns, laid out with the trajectory index
-// fastest (as the device writes them), with legends naming every row.
+// What a batch solve returns: host arrays it owns (core/host_array.hpp: std::vectors
+// that are filled in parallel), laid out with the trajectory index fastest (as the device
+// writes them), with legends naming every row (result_legend.hpp).
 //
 //   final_states     [state][trajectory]          always
 //   statuses, accepted_steps, rejected_steps       always, one per trajectory
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "cubie/batch/result_legend.hpp"
+#include "cubie/core/host_array.hpp"
 #include "cubie/core/status.hpp"
 
 namespace cubie {
@@ -29,14 +31,14 @@ struct batch_result : result_legend<T> {
     using result_legend<T>::n_saved_variables;
     using result_legend<T>::n_summary_rows;
 
-    std::vector<T> final_states;  ///< [state][trajectory]
-    std::vector<status> statuses;
-    std::vector<std::uint32_t> accepted_steps;  ///< over the whole solve
-    std::vector<std::uint32_t> rejected_steps;
-    std::vector<T> saved;                       ///< [save][saved variable][trajectory]
-    std::vector<std::uint32_t> saved_counters;  ///< [save][counter][trajectory], since the
-                                                ///< previous save (or t0)
-    std::vector<T> summaries;                   ///< [window][summary row][trajectory]
+    host_array<T> final_states;  ///< [state][trajectory]
+    host_array<status> statuses;
+    host_array<std::uint32_t> accepted_steps;  ///< over the whole solve
+    host_array<std::uint32_t> rejected_steps;
+    host_array<T> saved;                       ///< [save][saved variable][trajectory]
+    host_array<std::uint32_t> saved_counters;  ///< [save][counter][trajectory], since the
+                                               ///< previous save (or t0)
+    host_array<T> summaries;                   ///< [window][summary row][trajectory]
 
     T final_state(int state, std::size_t trajectory) const {
         return final_states.at(static_cast<std::size_t>(state) * n_trajectories + trajectory);

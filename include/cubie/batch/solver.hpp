@@ -215,19 +215,26 @@ private:
         describe_result(r, n, plan);
         constexpr value_type unrecorded = std::numeric_limits<value_type>::quiet_NaN();
         try {
-            r.final_states.assign(static_cast<std::size_t>(System::n_states) * n, unrecorded);
-            r.statuses.assign(n, status::cancelled);  // until integrated
+            // Sized untouched, then first written by every thread (host_array.hpp).
+            r.final_states.resize(static_cast<std::size_t>(System::n_states) * n);
+            r.statuses.resize(n);
             r.accepted_steps.resize(n);
             r.rejected_steps.resize(n);
-            r.saved.assign(plan.saved_per_trajectory() * n, unrecorded);
-            r.saved_counters.assign(plan.counters_per_trajectory() * n,
-                                    std::numeric_limits<std::uint32_t>::max());
-            r.summaries.assign(plan.summaries_per_trajectory() * n, unrecorded);
+            r.saved.resize(plan.saved_per_trajectory() * n);
+            r.saved_counters.resize(plan.counters_per_trajectory() * n);
+            r.summaries.resize(plan.summaries_per_trajectory() * n);
         } catch (const std::bad_alloc&) {
             throw std::invalid_argument("the outputs of " + std::to_string(n) +
                                         " trajectories need " + format_value(bytes) +
                                         " bytes of host memory, more than can be allocated now");
         }
+        fill_in_parallel(r.final_states, unrecorded);
+        fill_in_parallel(r.statuses, status::cancelled);  // until integrated
+        fill_in_parallel(r.accepted_steps, std::uint32_t{0});
+        fill_in_parallel(r.rejected_steps, std::uint32_t{0});
+        fill_in_parallel(r.saved, unrecorded);
+        fill_in_parallel(r.saved_counters, std::numeric_limits<std::uint32_t>::max());
+        fill_in_parallel(r.summaries, unrecorded);
         return r;
     }
 

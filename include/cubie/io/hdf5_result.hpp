@@ -45,7 +45,7 @@ public:
     template <class Array>
     std::vector<std::size_t> read(const Array& a) const {
         auto array = file_.read_dataset<typename Array::element_type>(a.name);
-        a.data = std::move(array.data);
+        a.data.assign(array.data.begin(), array.data.end());  // a std::vector or host_array
         if (a.legend) *a.legend = file_.read_strings_attribute(a.name, a.legend_attribute);
         return std::move(array.shape);
     }

@@ -46,7 +46,7 @@ public:
     template <class Array>
     std::vector<std::size_t> read(const Array& a) const {
         auto array = read_npy<typename Array::element_type>(file(a.name));
-        a.data = std::move(array.data);
+        a.data.assign(array.data.begin(), array.data.end());  // a std::vector or host_array
         if (a.legend) {
             auto names = read_npy<std::string>(file(a.legend_file));
             if (names.shape.size() != 1)

@@ -44,6 +44,7 @@
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/solve_control.hpp"
 #include "cubie/batch/solver.hpp"
+#include "cubie/core/host_array.hpp"
 #include "cubie/core/invalid_setting.hpp"
 #include "cubie/mpi/communicator.hpp"
 #include "cubie/mpi/datatype.hpp"
@@ -104,7 +105,7 @@ batch_result<T> whole_batch_result(const batch_result<T>& own, std::size_t n, do
 /// One of the result's [row][trajectory] arrays, to rank 0's whole-batch array (whole is
 /// null on the other ranks).
 template <class U>
-void gather_array(const communicator& group, const std::vector<U>& local, std::vector<U>* whole,
+void gather_array(const communicator& group, const host_array<U>& local, host_array<U>* whole,
                   std::size_t rows, std::span<const trajectory_slice> slices) {
     gather_columns<U>(group.get(), 0, local, whole ? std::span<U>(*whole) : std::span<U>(), rows,
                       slices);
