@@ -14,7 +14,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +29,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/host_array.hpp"
 #include "cubie/systems/lorenz.hpp"
+#include "sweep_options.hpp"
 
 namespace {
 
@@ -44,12 +44,6 @@ struct timing {
     std::size_t chunks = 0;
 };
 
-double now_ms() {
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 template <class T>
 bool same_bits(const cubie::host_array<T>& a, const cubie::host_array<T>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
@@ -63,9 +57,9 @@ timing measure(const cubie::batch_inputs<float>& inputs,
     timing t;
     for (int r = 0; r <= repeat; ++r) {
         result = {};  // the previous result's memory goes back before the next is allocated
-        const double start = now_ms();
+        const double start = bench::now_ms();
         result = saving_solver{}.solve(inputs, settings, backend);
-        const double ms = now_ms() - start;
+        const double ms = bench::now_ms() - start;
         if (result.failures() != 0) throw std::runtime_error("trajectories failed");
         if (r == 0) continue;
         t.solve_ms = std::min(t.solve_ms, ms);
@@ -78,18 +72,9 @@ timing measure(const cubie::batch_inputs<float>& inputs,
 }  // namespace
 
 int main(int argc, char** argv) {
-    int log2n = 24, repeat = 3;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string flag = argv[i];
-        if (flag == "--log2n")
-            log2n = std::stoi(argv[i + 1]);
-        else if (flag == "--repeat")
-            repeat = std::stoi(argv[i + 1]);
-        else {
-            std::fprintf(stderr, "usage: multi_gpu_scaling [--log2n 24] [--repeat 3]\n");
-            return 2;
-        }
-    }
+    const auto options = bench::parse_sweep_options(argc, argv, {24, 3}, "multi_gpu_scaling");
+    if (!options) return 2;
+    const int log2n = options->log2n, repeat = options->repeat;
     try {
         const std::vector<int> all = cubie::backends::cuda::all_devices();
         cudaDeviceProp p{};
@@ -139,16 +124,16 @@ int main(int argc, char** argv) {
         double on_device_ms = std::numeric_limits<double>::infinity();
         cubie::device_result<float> kept;
         for (int r = 0; r <= repeat; ++r) {
-            double start = now_ms();
+            double start = bench::now_ms();
             {
                 cubie::host_array<float> host(std::size_t(plan.result_bytes(n) / sizeof(float)));
                 cubie::fill_in_parallel(host, std::numeric_limits<float>::quiet_NaN());
-                fill_ms = std::min(fill_ms, now_ms() - start);
+                fill_ms = std::min(fill_ms, bench::now_ms() - start);
             }
-            start = now_ms();
+            start = bench::now_ms();
             saving_solver{}.solve_on_device(inputs, settings, kept,
                                             cubie::backends::cuda{.devices = {0}});
-            if (r > 0) on_device_ms = std::min(on_device_ms, now_ms() - start);
+            if (r > 0) on_device_ms = std::min(on_device_ms, bench::now_ms() - start);
         }
         std::printf(
             "\none device: %.1f ms to allocate and fill host arrays of the result's size; "

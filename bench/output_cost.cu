@@ -13,7 +13,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -27,6 +26,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/systems/lorenz.hpp"
+#include "sweep_options.hpp"
 
 namespace {
 
@@ -40,20 +40,14 @@ struct timing {
     int registers = 0;
 };
 
-double now_ms() {
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 template <class Solver>
 timing measure(const Solver& solver, const cubie::batch_inputs<float>& inputs,
                const cubie::solve_settings<cubie::fixed_step>& settings, int repeat) {
     timing t;
     for (int r = 0; r <= repeat; ++r) {  // r == 0: warm-up
-        const double start = now_ms();
+        const double start = bench::now_ms();
         const auto result = solver.solve(inputs, settings, cubie::backends::cuda{});
-        const double e2e = now_ms() - start;
+        const double e2e = bench::now_ms() - start;
         if (result.failures() != 0) throw std::runtime_error("trajectories failed");
         if (r == 0) continue;
         t.e2e_ms = std::min(t.e2e_ms, e2e);
@@ -67,18 +61,9 @@ timing measure(const Solver& solver, const cubie::batch_inputs<float>& inputs,
 }  // namespace
 
 int main(int argc, char** argv) {
-    int log2n = 20, repeat = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string flag = argv[i];
-        if (flag == "--log2n")
-            log2n = std::stoi(argv[i + 1]);
-        else if (flag == "--repeat")
-            repeat = std::stoi(argv[i + 1]);
-        else {
-            std::fprintf(stderr, "usage: output_cost [--log2n 20] [--repeat 5]\n");
-            return 2;
-        }
-    }
+    const auto options = bench::parse_sweep_options(argc, argv, {20, 5}, "output_cost");
+    if (!options) return 2;
+    const int log2n = options->log2n, repeat = options->repeat;
     try {
         cudaDeviceProp p{};
         CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));

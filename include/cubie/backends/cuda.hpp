@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "cubie/backends/chunk_slot.hpp"
@@ -106,13 +107,16 @@ struct cuda {
         return current;
     }
 
-    /// Integrates the batch `chunk` trajectories at a time into a result in host memory.
-    /// after_chunk(count) is told of every finished chunk, one call at a time (from the
-    /// devices' threads when several solve); it returns false to start no further chunk.
-    /// Trajectories never started keep what the result held.
-    template <class Task, class T, class AfterChunk>
-    void run(const Task& task, const batch_inputs<T>& inputs, batch_result<T>& result,
-             std::size_t chunk, AfterChunk&& after_chunk) const {
+    /// Integrates the batch `chunk` trajectories at a time into `result`: a batch_result
+    /// in host memory, or a device_result written in place (result.prepare() has sized it
+    /// on result_device()). after_chunk(count) is told of every finished chunk, one call
+    /// at a time (from the devices' threads when several solve); it returns false to start
+    /// no further chunk. Trajectories never started keep what the result held.
+    template <class Task, class T, class Result, class AfterChunk>
+    void run(const Task& task, const batch_inputs<T>& inputs, Result& result, std::size_t chunk,
+             AfterChunk&& after_chunk) const {
+        static_assert(std::is_same_v<Result, batch_result<T>> ||
+                      std::is_same_v<Result, device_result<T>>);
         const std::size_t n = inputs.n_trajectories;
         const output_place<T> place{result.final_states.data(),
                                     result.statuses.data(),
@@ -124,27 +128,7 @@ struct cuda {
                                     result.saved.size() / n,
                                     result.saved_counters.size() / n,
                                     result.summaries.size() / n,
-                                    false};
-        solve_shares(task, inputs, place, result, chunk, after_chunk);
-    }
-
-    /// The same into a result kept in device memory, written in place; result.prepare()
-    /// has sized it on result_device().
-    template <class Task, class T, class AfterChunk>
-    void run(const Task& task, const batch_inputs<T>& inputs, device_result<T>& result,
-             std::size_t chunk, AfterChunk&& after_chunk) const {
-        const std::size_t n = inputs.n_trajectories;
-        const output_place<T> place{result.final_states.data(),
-                                    result.statuses.data(),
-                                    result.accepted_steps.data(),
-                                    result.rejected_steps.data(),
-                                    result.saved.data(),
-                                    result.saved_counters.data(),
-                                    result.summaries.data(),
-                                    result.saved.size() / n,
-                                    result.saved_counters.size() / n,
-                                    result.summaries.size() / n,
-                                    true};
+                                    std::is_same_v<Result, device_result<T>>};
         solve_shares(task, inputs, place, result, chunk, after_chunk);
     }
 
