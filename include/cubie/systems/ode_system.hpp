@@ -11,7 +11,8 @@
 //   observables(t, y, p, drivers, out) const     named intermediate quantities
 //   jacobian(t, y, p, drivers, J) const          J[i][j] = d f_i / d y_j (dense)
 //   jvp(t, y, p, drivers, v, Jv) const           Jacobian-vector product J v
-//   time_derivative(t, y, p, drivers, dfdt) const  partial f / partial t
+//   time_derivative(t, y, p, drivers, dfdt) const  partial f / partial t, drivers held fixed
+//   driver_jacobian(t, y, p, drivers, Jd) const  Jd[i][k] = d f_i / d driver_k
 //
 // Constants of a model are static constexpr members and compile into the kernel;
 // parameters vary per trajectory and arrive at run time. All arrays are fixed-size
@@ -62,6 +63,15 @@ concept has_jvp = ode_system<S> &&
     requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,
              const drivers_t<S>& d, const state_t<S>& v, state_t<S>& jv) {
     sys.jvp(t, y, p, d, v, jv);
+};
+
+/// With drivers, a time_derivative alone misses the drivers' share of df/dt: with a
+/// driver_jacobian it is that times the drivers' rates (loop/right_hand_side.hpp).
+template <class S>
+concept has_driver_jacobian = ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,
+             const drivers_t<S>& d, vector<drivers_t<S>, S::n_states>& Jd) {
+    sys.driver_jacobian(t, y, p, d, Jd);
 };
 
 template <class S>
