@@ -12,6 +12,14 @@
 //   backends/     host (OpenMP) and cuda (nvcc translation units only)
 //   io/           results written as CSV tables, NPY arrays or HDF5 (cubie::hdf5)
 
+#include "cubie/algorithms/dirk/backward_euler.hpp"
+#include "cubie/algorithms/dirk/hairer_wanner_sdirk4.hpp"
+#include "cubie/algorithms/dirk/implicit_midpoint.hpp"
+#include "cubie/algorithms/dirk/kvaerno3.hpp"
+#include "cubie/algorithms/dirk/kvaerno5.hpp"
+#include "cubie/algorithms/dirk/sdirk2.hpp"
+#include "cubie/algorithms/dirk/sdirk3.hpp"
+#include "cubie/algorithms/dirk/trapezoid.hpp"
 #include "cubie/algorithms/explicit/bogacki_shampine_32.hpp"
 #include "cubie/algorithms/explicit/cash_karp_54.hpp"
 #include "cubie/algorithms/explicit/classical_rk4.hpp"

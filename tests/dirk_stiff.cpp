@@ -1,0 +1,120 @@
+// The adaptive DIRK methods on stiff problems, against SciPy references
+// (reference/stiff_reference.csv, written by reference/make_stiff_reference.py), and the
+// failure of a step whose simplified Newton iteration does not converge.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "cubie/algorithms/dirk/kvaerno3.hpp"
+#include "cubie/algorithms/dirk/kvaerno5.hpp"
+#include "cubie/batch/solver.hpp"
+#include "cubie/catalogue/robertson.hpp"
+#include "cubie/catalogue/van_der_pol.hpp"
+#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/fixed_step.hpp"
+#include "cubie/loop/right_hand_side.hpp"
+#include "support/stiff_reference.hpp"
+#include "support/test_backend.hpp"
+
+using namespace cubie;
+using cubie::testing::check_stiff_references;
+using cubie::testing::test_backend;
+
+namespace {
+
+/// y' = -p y^3, y(0) = 1: y = 1 / sqrt(1 + 2 p t). For h gamma p >> 1 the stage value is
+/// far below y while the simplified Newton iteration keeps the slope -3 p y^2 of the step's
+/// start: it contracts too slowly, or diverges from its explicit first guess, and the step
+/// fails although M = 1 + 3 h gamma p is regular.
+template <class T>
+struct cubic_decay {
+    using value_type = T;
+    static constexpr int n_states = 1;
+    static constexpr int n_parameters = 1;  // p
+    static constexpr int n_observables = 0;
+    static constexpr int n_drivers = 0;
+    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
+    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
+
+    CUBIE_HD void rhs(T, const state_t<cubic_decay>& y, const parameters_t<cubic_decay>& p,
+                      const drivers_t<cubic_decay>&, state_t<cubic_decay>& dydt) const {
+        dydt[0] = -p[0] * y[0] * y[0] * y[0];
+    }
+    CUBIE_HD void jacobian(T, const state_t<cubic_decay>& y, const parameters_t<cubic_decay>& p,
+                           const drivers_t<cubic_decay>&, jacobian_t<cubic_decay>& J) const {
+        J[0][0] = -3 * p[0] * y[0] * y[0];
+    }
+    CUBIE_HD void time_derivative(T, const state_t<cubic_decay>&, const parameters_t<cubic_decay>&,
+                                  const drivers_t<cubic_decay>&, state_t<cubic_decay>& dfdt) const {
+        dfdt[0] = 0;
+    }
+};
+
+double cubic_decay_solution(double p, double t) {
+    return 1 / std::sqrt(1 + 2 * p * t);
+}
+
+}  // namespace
+
+// Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp).
+TEST_CASE(
+    "kvaerno3 and kvaerno5: Robertson to t = 1e5 and 1e11, Van der Pol mu = 1000, against Radau") {
+    check_stiff_references<kvaerno3>();
+    check_stiff_references<kvaerno5>();
+}
+
+TEST_CASE("a step whose Newton iteration fails is rejected, and only for that trajectory") {
+    const std::vector<double> y0{1, 1}, p{1e4, 0.1};
+    const batch_inputs<double> inputs{2, y0, p};
+
+    SUBCASE("the failed step reports an infinite error and leaves y") {
+        using rhs = right_hand_side<cubic_decay<double>>;
+        const cubic_decay<double> system{};
+        const parameters_t<cubic_decay<double>> parameters{1e4};
+        const driver_splines_t<cubic_decay<double>> drivers{};
+        const rhs f{system, parameters, drivers};
+        const tolerances<double, 1> tol{{1e-8}, {1e-8}};
+        const state_t<cubic_decay<double>> y{1};
+        state_t<cubic_decay<double>> dydt, y_new, dydt_new;
+        f(0, y, dydt);
+        CHECK(kvaerno3::step_with_error(f, 0.0, 0.5, y, dydt, y_new, dydt_new, tol) ==
+              std::numeric_limits<double>::infinity());
+        CHECK(y_new[0] == 1);
+        CHECK(
+            std::isfinite(kvaerno3::step_with_error(f, 0.0, 1e-6, y, dydt, y_new, dydt_new, tol)));
+    }
+    SUBCASE("adaptive: rejected, retried with smaller steps, other trajectory unchanged") {
+        solve_settings<pi_controller> settings;
+        settings.t_end = 1;
+        settings.dt = 0.5;
+        settings.rtol = {1e-8};
+        settings.atol = {1e-12};
+        const auto result = solver<cubic_decay<double>, kvaerno3, pi_controller>{}.solve(
+            inputs, settings, test_backend{});
+        const std::vector<double> one{1}, mild{0.1};
+        const auto alone = solver<cubic_decay<double>, kvaerno3, pi_controller>{}.solve(
+            {1, one, mild}, settings, test_backend{});
+        CHECK(result.statuses[0] == status::success);
+        CHECK(result.rejected_steps[0] >= 1);
+        const double exact = cubic_decay_solution(1e4, 1);
+        CHECK(std::abs(result.final_state(0, 0) - exact) < 2 * (1e-12 + 1e-8 * exact));
+        CHECK(result.statuses[1] == status::success);
+        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
+        CHECK(result.accepted_steps[1] == alone.accepted_steps[0]);
+        CHECK(result.rejected_steps[1] == alone.rejected_steps[0]);
+    }
+    SUBCASE("fixed steps: the trajectory ends with nonfinite_state") {
+        solve_settings<fixed_step> settings;
+        settings.t_end = 1;
+        settings.dt = 0.5;
+        const auto result = solver<cubic_decay<double>, kvaerno3, fixed_step>{}.solve(
+            inputs, settings, test_backend{});
+        CHECK(result.statuses[0] == status::nonfinite_state);
+        CHECK(result.final_state(0, 0) == 1);  // the last finite state
+        CHECK(result.statuses[1] == status::success);
+        CHECK(std::abs(result.final_state(0, 1) - cubic_decay_solution(0.1, 1)) < 1e-2);
+    }
+}
