@@ -28,6 +28,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
+#include "cubie/linear/vector_algebra.hpp"
 
 namespace cubie {
 
@@ -45,7 +46,7 @@ struct bicgstab {
                                   const vector<T, N>& b, vector<T, N>& x, T tol,
                                   int& iterations) const {
         iterations = 0;
-        const T b_norm = norm(b);
+        const T b_norm = linear::norm(b);
         if (!cuda::std::isfinite(b_norm)) return krylov_outcome::breakdown;
         if (b_norm == T(0)) {
             x = {};
@@ -55,14 +56,14 @@ struct bicgstab {
         vector<T, N> r, r_hat{}, p{}, v{};
         T rho = 1, alpha = 1, omega = 1;
         bool restart = true;
-        residual(apply, b, x, r);
+        linear::residual(apply, b, x, r);
         for (;;) {
             // Here r is b - A x recomputed after a restart, else the recurred residual.
-            const T r_norm = norm(r);
+            const T r_norm = linear::norm(r);
             if (!cuda::std::isfinite(r_norm)) return krylov_outcome::breakdown;
             if (r_norm <= target) {
                 if (!restart) {
-                    residual(apply, b, x, r);
+                    linear::residual(apply, b, x, r);
                     restart = true;
                     continue;
                 }
@@ -72,7 +73,7 @@ struct bicgstab {
             ++iterations;
 
             if (restart) r_hat = r;
-            const T rho_next = dot(r_hat, r);
+            const T rho_next = linear::dot(r_hat, r);
             if (negligible(rho_next, r_hat, r)) return krylov_outcome::breakdown;
             if (restart) {
                 p = r;
@@ -87,13 +88,13 @@ struct bicgstab {
             vector<T, N> p_hat;
             precondition(p, p_hat);
             apply(p_hat, v);
-            const T sigma = dot(r_hat, v);
+            const T sigma = linear::dot(r_hat, v);
             if (negligible(sigma, r_hat, v)) return krylov_outcome::breakdown;
             alpha = rho / sigma;
             vector<T, N> s;
             CUBIE_UNROLL
             for (int i = 0; i < N; ++i) s[i] = r[i] - alpha * v[i];
-            if (norm(s) <= target) {  // the half-step is enough
+            if (linear::norm(s) <= target) {  // the half-step is enough
                 if (!advance(x, alpha, p_hat, T(0), p_hat)) return krylov_outcome::breakdown;
                 r = s;
                 continue;
@@ -102,9 +103,9 @@ struct bicgstab {
             vector<T, N> s_hat, t;
             precondition(s, s_hat);
             apply(s_hat, t);
-            const T ts = dot(t, s);
+            const T ts = linear::dot(t, s);
             if (negligible(ts, t, s)) return krylov_outcome::breakdown;
-            omega = ts / dot(t, t);
+            omega = ts / linear::dot(t, t);
             if (!advance(x, alpha, p_hat, omega, s_hat)) return krylov_outcome::breakdown;
             CUBIE_UNROLL
             for (int i = 0; i < N; ++i) r[i] = s[i] - omega * t[i];
@@ -112,18 +113,10 @@ struct bicgstab {
     }
 
 private:
-    CUBIE_HD static T dot(const vector<T, N>& u, const vector<T, N>& v) {
-        T sum = 0;
-        CUBIE_UNROLL
-        for (int i = 0; i < N; ++i) sum += u[i] * v[i];
-        return sum;
-    }
-
-    CUBIE_HD static T norm(const vector<T, N>& v) { return cuda::std::sqrt(dot(v, v)); }
-
     /// (u, v) cannot be told from the rounding error of computing it, or is not finite.
     CUBIE_HD static bool negligible(T uv, const vector<T, N>& u, const vector<T, N>& v) {
-        const T noise = T(N) * cuda::std::numeric_limits<T>::epsilon() * norm(u) * norm(v);
+        const T noise =
+            T(N) * cuda::std::numeric_limits<T>::epsilon() * linear::norm(u) * linear::norm(v);
         return !(cuda::std::fabs(uv) > noise) || !cuda::std::isfinite(uv);
     }
 
@@ -138,15 +131,6 @@ private:
         }
         x = next;
         return true;
-    }
-
-    template <class Apply>
-    CUBIE_HD static void residual(const Apply& apply, const vector<T, N>& b, const vector<T, N>& x,
-                                  vector<T, N>& r) {
-        vector<T, N> Ax;
-        apply(x, Ax);
-        CUBIE_UNROLL
-        for (int i = 0; i < N; ++i) r[i] = b[i] - Ax[i];
     }
 };
 

@@ -37,6 +37,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
+#include "cubie/linear/vector_algebra.hpp"
 
 namespace cubie {
 
@@ -55,7 +56,7 @@ struct gmres {
                                   const vector<T, N>& b, vector<T, N>& x, T tol,
                                   int& iterations) const {
         iterations = 0;
-        const T b_norm = norm(b);
+        const T b_norm = linear::norm(b);
         if (!cuda::std::isfinite(b_norm)) return krylov_outcome::breakdown;
         if (b_norm == T(0)) {
             x = {};
@@ -63,8 +64,8 @@ struct gmres {
         }
         const T target = tol * b_norm;
         vector<T, N> r;
-        residual(apply, b, x, r);
-        T r_norm = norm(r);
+        linear::residual(apply, b, x, r);
+        T r_norm = linear::norm(r);
         for (int cycle = 0;; ++cycle) {
             if (!cuda::std::isfinite(r_norm)) return krylov_outcome::breakdown;
             if (r_norm <= target) return krylov_outcome::converged;
@@ -84,15 +85,16 @@ struct gmres {
                 precondition(V[j], z);
                 apply(z, w);
                 ++iterations;
-                const T negligible = T(N) * cuda::std::numeric_limits<T>::epsilon() * norm(w);
+                const T negligible =
+                    T(N) * cuda::std::numeric_limits<T>::epsilon() * linear::norm(w);
                 vector<T, M + 1>& h = H[j];
                 CUBIE_UNROLL
                 for (int i = 0; i <= j; ++i) {
-                    h[i] = dot(w, V[i]);
+                    h[i] = linear::dot(w, V[i]);
                     CUBIE_UNROLL
                     for (int k = 0; k < N; ++k) w[k] -= h[i] * V[i][k];
                 }
-                h[j + 1] = norm(w);
+                h[j + 1] = linear::norm(w);
                 // NaN in w counts as invariant; its R entry below ends the solve.
                 const bool invariant = !(h[j + 1] > negligible);
                 if (invariant) {
@@ -147,28 +149,9 @@ struct gmres {
                 if (!cuda::std::isfinite(next[k])) return krylov_outcome::breakdown;
             }
             x = next;
-            residual(apply, b, x, r);
-            r_norm = norm(r);
+            linear::residual(apply, b, x, r);
+            r_norm = linear::norm(r);
         }
-    }
-
-private:
-    CUBIE_HD static T dot(const vector<T, N>& u, const vector<T, N>& v) {
-        T sum = 0;
-        CUBIE_UNROLL
-        for (int i = 0; i < N; ++i) sum += u[i] * v[i];
-        return sum;
-    }
-
-    CUBIE_HD static T norm(const vector<T, N>& v) { return cuda::std::sqrt(dot(v, v)); }
-
-    template <class Apply>
-    CUBIE_HD static void residual(const Apply& apply, const vector<T, N>& b, const vector<T, N>& x,
-                                  vector<T, N>& r) {
-        vector<T, N> Ax;
-        apply(x, Ax);
-        CUBIE_UNROLL
-        for (int i = 0; i < N; ++i) r[i] = b[i] - Ax[i];
     }
 };
 
