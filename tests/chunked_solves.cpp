@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cubie/algorithms/rosenbrock/ros3p.hpp"
 #include "support/recording_sweep.hpp"
 #include "support/test_backend.hpp"
 
@@ -36,6 +37,26 @@ TEST_CASE("a solve in many chunks equals the one-pass solve bit for bit") {
     CHECK(whole.statuses[37] == status::nonfinite_input);
     CHECK(cubie::testing::same_results(whole, chunked));
     if (chunked.kernel) CHECK(chunked.kernel->chunks == 15);
+}
+
+TEST_CASE("an implicit method's Newton and linear iteration counts come back from every chunk") {
+    const sweep s;
+    const solver<systems::lorenz<double>, ros3p, pi_controller, save_counters> implicit;
+    auto counted = settings();
+    counted.summarise_every = counted.sample_summaries_every = 0;
+    const auto whole = implicit.solve(s.inputs(), counted, test_backend{});
+    solve_control control;
+    control.chunk_trajectories = 7;
+    const auto chunked = implicit.solve(s.inputs(), counted, test_backend{}, control);
+    REQUIRE(whole.linear_iterations.size() == n);
+    CHECK(whole.linear_iterations[0] ==
+          ros3p::stages * (whole.accepted_steps[0] + whole.rejected_steps[0]));
+    CHECK(whole.linear_iterations[37] == 0);  // NaN input: never stepped
+    CHECK(cubie::testing::same_results(whole, chunked));
+    // Explicit methods have no iteration counts.
+    const auto explicit_result = recording_solver{}.solve(s.inputs(), settings(), test_backend{});
+    CHECK(explicit_result.newton_iterations.empty());
+    CHECK(explicit_result.linear_iterations.empty());
 }
 
 TEST_CASE("progress reaches the total exactly once, a chunk at a time") {

@@ -80,11 +80,19 @@ TEST_CASE("a step whose Newton iteration fails is rejected, and only for that tr
         const state_t<cubic_decay<double>> y{1};
         state_t<cubic_decay<double>> dydt, y_new, dydt_new;
         f(0, y, dydt);
-        CHECK(kvaerno3::step_with_error(f, 0.0, 0.5, y, dydt, y_new, dydt_new, tol) ==
+        implicit_step_report failed;
+        CHECK(kvaerno3::step_with_error(f, 0.0, 0.5, y, dydt, y_new, dydt_new, tol, failed) ==
               std::numeric_limits<double>::infinity());
+        CHECK(failed.failure == step_failure::newton_divergence);
+        CHECK(failed.newton_iterations >= 2);  // a rate needs two iterations
         CHECK(y_new[0] == 1);
-        CHECK(
-            std::isfinite(kvaerno3::step_with_error(f, 0.0, 1e-6, y, dydt, y_new, dydt_new, tol)));
+        implicit_step_report converged;
+        CHECK(std::isfinite(
+            kvaerno3::step_with_error(f, 0.0, 1e-6, y, dydt, y_new, dydt_new, tol, converged)));
+        CHECK(converged.failure == step_failure::none);
+        // Three implicit stages, each at least one iteration and one LU solve per iteration.
+        CHECK(converged.newton_iterations >= 3);
+        CHECK(converged.linear_iterations == converged.newton_iterations);
     }
     SUBCASE("adaptive: rejected, retried with smaller steps, other trajectory unchanged") {
         solve_settings<pi_controller> settings;
@@ -105,14 +113,32 @@ TEST_CASE("a step whose Newton iteration fails is rejected, and only for that tr
         CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
         CHECK(result.accepted_steps[1] == alone.accepted_steps[0]);
         CHECK(result.rejected_steps[1] == alone.rejected_steps[0]);
+        CHECK(result.newton_iterations[1] == alone.newton_iterations[0]);
+        CHECK(result.linear_iterations[1] == alone.linear_iterations[0]);
+        // At least one iteration per implicit stage of every accepted step.
+        CHECK(result.newton_iterations[1] >= 3 * result.accepted_steps[1]);
     }
-    SUBCASE("fixed steps: the trajectory ends with nonfinite_state") {
+    SUBCASE("adaptive, with no smaller step allowed: the trajectory ends with newton_divergence") {
+        solve_settings<pi_controller> settings;
+        settings.t_end = 1;
+        settings.dt = 0.5;
+        settings.dt_min = 0.4;
+        const solver<cubic_decay<double>, kvaerno3, pi_controller> s;
+        const auto result = s.solve(inputs, settings, test_backend{});
+        CHECK(result.statuses[0] == status::newton_divergence);
+        CHECK(result.final_state(0, 0) == 1);
+        const std::vector<double> one{1}, mild{0.1};
+        const auto alone = s.solve({1, one, mild}, settings, test_backend{});
+        CHECK(result.statuses[1] == alone.statuses[0]);
+        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
+    }
+    SUBCASE("fixed steps: the trajectory ends with newton_divergence") {
         solve_settings<fixed_step> settings;
         settings.t_end = 1;
         settings.dt = 0.5;
         const auto result = solver<cubic_decay<double>, kvaerno3, fixed_step>{}.solve(
             inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::nonfinite_state);
+        CHECK(result.statuses[0] == status::newton_divergence);
         CHECK(result.final_state(0, 0) == 1);  // the last finite state
         CHECK(result.statuses[1] == status::success);
         CHECK(std::abs(result.final_state(0, 1) - cubic_decay_solution(0.1, 1)) < 1e-2);

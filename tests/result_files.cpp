@@ -70,6 +70,8 @@ void check_same_arrays(const batch_result<T>& read, const batch_result<T>& writt
     CHECK(same_bits(read.statuses, written.statuses));
     CHECK(read.accepted_steps == written.accepted_steps);
     CHECK(read.rejected_steps == written.rejected_steps);
+    CHECK(read.newton_iterations == written.newton_iterations);
+    CHECK(read.linear_iterations == written.linear_iterations);
     CHECK(same_bits(read.save_times, written.save_times));
     CHECK(read.saved_variables == written.saved_variables);
     CHECK(same_bits(read.saved, written.saved));
@@ -371,7 +373,7 @@ TEST_CASE_TEMPLATE("npy result: an .npy file per array and legend, read back bit
 
     for (const char* name :
          {"final_states", "state_names", "statuses", "accepted_steps", "rejected_steps",
-          "save_times", "saved", "saved_variables", "saved_counters", "counter_names",
+          "newton_iterations", "linear_iterations", "save_times", "saved", "saved_variables", "saved_counters", "counter_names",
           "window_ends", "summaries", "summary_legend"}) {
         CAPTURE(name);
         CHECK(fs::exists(folder / (std::string(name) + ".npy")));
@@ -396,8 +398,9 @@ TEST_CASE_TEMPLATE("csv result: tidy tables, values to the last bit, statuses by
     const std::size_t n = r.n_trajectories;
 
     const csv_table final_table = read_csv(scratch.path() / "final.csv");
-    CHECK(final_table.header == std::vector<std::string>{"trajectory", "status", "x", "θ",
-                                                         "accepted_steps", "rejected_steps"});
+    CHECK(final_table.header ==
+          std::vector<std::string>{"trajectory", "status", "x", "θ", "accepted_steps",
+                                   "rejected_steps", "newton_iterations", "linear_iterations"});
     REQUIRE(final_table.rows.size() == n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto& row = final_table.rows[i];
@@ -407,6 +410,8 @@ TEST_CASE_TEMPLATE("csv result: tidy tables, values to the last bit, statuses by
             CHECK(same_value(parse_csv_number<T>(row[2 + s]), r.final_state(s, i)));
         CHECK(parse_csv_number<std::uint32_t>(row[4]) == r.accepted_steps[i]);
         CHECK(parse_csv_number<std::uint32_t>(row[5]) == r.rejected_steps[i]);
+        CHECK(parse_csv_number<std::uint32_t>(row[6]) == r.newton_iterations[i]);
+        CHECK(parse_csv_number<std::uint32_t>(row[7]) == r.linear_iterations[i]);
     }
     CHECK(final_table.rows[2][1] == "nonfinite_state");
     CHECK(final_table.rows[2][2] == "nan");
@@ -433,6 +438,8 @@ TEST_CASE("a result without saves or summaries writes only what it has, and clea
     batch_result<double> bare = example_result<double>();
     for (auto* legend : {&bare.saved_variables, &bare.counter_names, &bare.summary_legend})
         legend->clear();
+    bare.newton_iterations.clear();
+    bare.linear_iterations.clear();
     bare.save_times.clear();
     bare.saved.clear();
     bare.saved_counters.clear();

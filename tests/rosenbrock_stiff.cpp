@@ -80,14 +80,37 @@ TEST_CASE("a singular W fails the step, and only that trajectory") {
         CHECK(result.final_state(0, 0) == 1);
         CHECK(result.statuses[1] == status::success);
         CHECK(std::abs(result.final_state(0, 1) - exact_1) < 1e-7);
+        // One LU solve per stage of every attempt whose W was regular (all but trajectory 0's
+        // first); no Newton iterations.
+        for (std::size_t i = 0; i < 2; ++i) {
+            const std::uint32_t regular =
+                result.accepted_steps[i] + result.rejected_steps[i] - (i == 0 ? 1 : 0);
+            CHECK(result.linear_iterations[i] == rodas4::stages * regular);
+            CHECK(result.newton_iterations[i] == 0);
+        }
     }
-    SUBCASE("fixed steps: the trajectory ends with nonfinite_state") {
+    SUBCASE("adaptive, with no smaller step allowed: the trajectory ends with singular_matrix") {
+        solve_settings<pi_controller> settings;
+        settings.t_end = 1;
+        settings.dt = 0.5;
+        settings.dt_min = 0.4;
+        const solver<relaxation<double>, rodas4, pi_controller> s;
+        const auto result = s.solve(inputs, settings, test_backend{});
+        CHECK(result.statuses[0] == status::singular_matrix);
+        CHECK(result.status_message(0) == std::string("singular_matrix"));
+        CHECK(result.final_state(0, 0) == 1);
+        const std::vector<double> two{2}, minus_one{-1};
+        const auto alone = s.solve({1, two, minus_one}, settings, test_backend{});
+        CHECK(result.statuses[1] == alone.statuses[0]);
+        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
+    }
+    SUBCASE("fixed steps: the trajectory ends with singular_matrix") {
         solve_settings<fixed_step> settings;
         settings.t_end = 1;
         settings.dt = 0.5;
         const auto result = solver<relaxation<double>, rodas4, fixed_step>{}.solve(inputs, settings,
                                                                                    test_backend{});
-        CHECK(result.statuses[0] == status::nonfinite_state);
+        CHECK(result.statuses[0] == status::singular_matrix);
         CHECK(result.final_state(0, 0) == 1);  // the last finite state
         CHECK(result.statuses[1] == status::success);
         CHECK(std::isfinite(result.final_state(0, 1)));

@@ -30,6 +30,8 @@ STATUS_NAMES = ["success", "success", "nonfinite_state"]
 STATUS_CODES = [0, 0, 3]
 ACCEPTED = [100, 4000000000, 7]
 REJECTED = [0, 3, 12]
+NEWTON = [250, 4100000000, 0]
+LINEAR = [500, 17, 1]
 
 
 def expected_arrays(dtype):
@@ -48,6 +50,8 @@ def expected_arrays(dtype):
         "statuses": np.array(STATUS_CODES, dtype=np.uint8),
         "accepted_steps": np.array(ACCEPTED, dtype=np.uint32),
         "rejected_steps": np.array(REJECTED, dtype=np.uint32),
+        "newton_iterations": np.array(NEWTON, dtype=np.uint32),
+        "linear_iterations": np.array(LINEAR, dtype=np.uint32),
         "save_times": np.array([k / 4 for k in range(SAVES)], dtype=dtype),
         "saved": np.array(saved, dtype=dtype),
         "saved_counters": np.array(counters, dtype=np.uint32),
@@ -115,14 +119,16 @@ def check_csv(checker, folder, arrays):
     path = folder / "final.csv"
     header, rows = read_table(path)
     checker.check(header == ["trajectory", "status", *STATE_NAMES, "accepted_steps",
-                             "rejected_steps"], f"{path}: header {header}")
+                             "rejected_steps", "newton_iterations", "linear_iterations"],
+                  f"{path}: header {header}")
     checker.check(len(rows) == N, f"{path}: {len(rows)} rows, expected {N}")
     for i, row in enumerate(rows[:N]):
         checker.check(row[0] == str(i) and row[1] == STATUS_NAMES[i], f"{path}: row {i}: {row}")
         for s in range(len(STATE_NAMES)):
             checker.same_number(row[2 + s], arrays["final_states"][s, i], f"{path} row {i}")
-        checker.same_number(row[-2], arrays["accepted_steps"][i], f"{path} row {i}")
-        checker.same_number(row[-1], arrays["rejected_steps"][i], f"{path} row {i}")
+        for offset, name in enumerate(["accepted_steps", "rejected_steps", "newton_iterations",
+                                       "linear_iterations"]):
+            checker.same_number(row[-4 + offset], arrays[name][i], f"{path} row {i}")
 
     saved = [(name, arrays["saved"], v) for v, name in enumerate(SAVED_VARIABLES)]
     counted = [(name, arrays["saved_counters"], c) for c, name in enumerate(COUNTER_NAMES)]

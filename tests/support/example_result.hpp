@@ -1,6 +1,6 @@
 #pragma once
 // A batch_result filled by hand, for the result file tests: 3 trajectories of 2 states, the
-// last of which failed (nonfinite_state), 4 saves of 3 variables and 2 counters, 2 windows
+// last of which failed (nonfinite_state), with Newton and linear iteration counts, 4 saves of 3 variables and 2 counters, 2 windows
 // of 3 summary rows. Values are computed in double and rounded to T once, and the failed
 // trajectory's values from save 2 and window 1 on are NaN.
 // tests/reference/check_result_files.py expects the same values: change both together.
@@ -26,6 +26,8 @@ batch_result<T> example_result() {
     r.statuses = {status::success, status::success, status::nonfinite_state};
     r.accepted_steps = {100, 4000000000u, 7};
     r.rejected_steps = {0, 3, 12};
+    r.newton_iterations = {250, 4100000000u, 0};
+    r.linear_iterations = {500, 17, 1};
     for (std::size_t s = 0; s < 2; ++s)
         for (std::size_t i = 0; i < n; ++i)
             r.final_states.push_back(i == failed ? nan : static_cast<T>((s + 1) / 10.0 + i));

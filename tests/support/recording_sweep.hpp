@@ -63,7 +63,9 @@ template <class T>
 bool same_results(const batch_result<T>& a, const batch_result<T>& b) {
     return same_bits(a.final_states, b.final_states) && same_bits(a.statuses, b.statuses) &&
            same_bits(a.accepted_steps, b.accepted_steps) &&
-           same_bits(a.rejected_steps, b.rejected_steps) && same_bits(a.saved, b.saved) &&
+           same_bits(a.rejected_steps, b.rejected_steps) &&
+           same_bits(a.newton_iterations, b.newton_iterations) &&
+           same_bits(a.linear_iterations, b.linear_iterations) && same_bits(a.saved, b.saved) &&
            same_bits(a.saved_counters, b.saved_counters) && same_bits(a.summaries, b.summaries);
 }
 

@@ -31,19 +31,22 @@
 //
 // The calling convention is explicit_runge_kutta's: f is a right_hand_side
 // (loop/right_hand_side.hpp), dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL).
-// A failed iteration or a singular M (dense_lu::factor fails) fails the step: step_with_error
-// returns an infinite error norm, which the controllers reject with their smallest step
-// factor, so the trajectory retries with a smaller step (the iteration contracts faster, M
-// tends to I); the fixed-step `step` writes NaN into y_new, which the loop reports as
-// status::nonfinite_state. Either way only that trajectory is affected. The loop has no
-// status of its own for Newton failures yet: a trajectory whose iteration keeps failing ends
-// as one whose step underflowed after non-finite errors (status::nonfinite_state).
+// The method is implicit (algorithms/implicit_step.hpp): its report counts the Newton
+// iterations and one linear iteration per LU solve (one per Newton iteration). A singular
+// M (dense_lu::factor fails) fails the step with step_failure::singular_matrix, a failed
+// iteration with step_failure::newton_divergence: step_with_error returns an infinite error
+// norm, which the controllers reject with their smallest step factor, so the trajectory
+// retries with a smaller step (the iteration contracts faster, M tends to I) and ends with
+// the status of its last failure if the step underflows first; the fixed-step `step` writes
+// NaN into y_new and ends the trajectory with that status. Either way only that trajectory
+// is affected.
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
 
 #include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/algorithms/implicit_step.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
@@ -62,6 +65,7 @@ struct dirk {
     static constexpr int stages = Tableau::stages;
     static constexpr int order = Tableau::order;
     static constexpr bool fsal = false;
+    static constexpr bool implicit = true;
     static constexpr bool has_error_estimate = embedded_dirk_tableau<Tableau>;
     static constexpr bool has_dense_output = false;
 
@@ -82,7 +86,8 @@ struct dirk {
     /// singular or the iteration fails.
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
-                              State& y_new, State& /*dydt_new*/) {
+                              State& y_new, State& /*dydt_new*/,
+                              implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         // The iteration's error eta ||dZ|| then stays within sqrt(eps) (1 + |y|).
         const T scale = cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa);
@@ -90,7 +95,7 @@ struct dirk {
         CUBIE_UNROLL
         for (int i = 0; i < n; ++i) newton_tol.atol[i] = newton_tol.rtol[i] = scale;
         stage_derivatives<State> k;
-        if (compute_stages(f, t, dt, y, dydt, newton_tol, k)) {
+        if (compute_stages(f, t, dt, y, dydt, newton_tol, k, report)) {
             y_new = combine<stages>(y, dt, k);
         } else {
             CUBIE_UNROLL
@@ -103,9 +108,9 @@ struct dirk {
     template <class F, class State, int N, class T = typename F::value_type>
     requires embedded_dirk_tableau<Tableau> CUBIE_HD static T step_with_error(
         const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& /*dydt_new*/,
-        const tolerances<T, N>& tol) {
+        const tolerances<T, N>& tol, implicit_step_report& report) {
         stage_derivatives<State> k;
-        if (!compute_stages(f, t, dt, y, dydt, tol, k)) {
+        if (!compute_stages(f, t, dt, y, dydt, tol, k, report)) {
             y_new = y;
             return cuda::std::numeric_limits<T>::infinity();
         }
@@ -149,7 +154,8 @@ private:
     /// iteration fails.
     template <class F, class State, int N, class T>
     CUBIE_HD static bool compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
-                                        const tolerances<T, N>& tol, stage_derivatives<State>& k) {
+                                        const tolerances<T, N>& tol, stage_derivatives<State>& k,
+                                        implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         using lu_type = dense_lu<T, n>;
         typename lu_type::matrix M;
@@ -162,7 +168,10 @@ private:
             M[i][i] += T(1);
         }
         lu_type lu;
-        if (!lu.factor(M)) return false;
+        if (!lu.factor(M)) {
+            report.failure = step_failure::singular_matrix;
+            return false;
+        }
 
         const T inverse_h_gamma = T(1) / h_gamma;
         const T kappa = T(newton_kappa);
@@ -189,6 +198,8 @@ private:
                     CUBIE_UNROLL
                     for (int i = 0; i < n; ++i) dZ[i] = h_gamma * dZ[i] - Z[i];
                     lu.solve(dZ);
+                    ++report.newton_iterations;
+                    ++report.linear_iterations;
                     CUBIE_UNROLL
                     for (int i = 0; i < n; ++i) Z[i] += dZ[i];
                     const T norm = weighted_rms_norm(dZ, tol, y, y);
@@ -211,6 +222,7 @@ private:
             }
             previous = k[s];
         });
+        if (!converged) report.failure = step_failure::newton_divergence;
         return converged;
     }
 };

@@ -15,16 +15,19 @@
 // gives J (analytic or by differences) and df/dt; dydt holds f(t, y) on entry; dydt_new is
 // untouched (no FSAL).
 //
-// A singular W (dense_lu::factor fails: W is singular to working precision, or J holds a NaN
-// or Inf) fails the step: step_with_error returns an infinite error norm, which the
-// controllers reject with their smallest step factor, so the trajectory retries with a
-// smaller step (W tends to I / (h gamma)) and ends with status::nonfinite_state if the step
-// underflows first; the fixed-step `step` writes NaN into y_new, which the loop reports as
-// status::nonfinite_state. Either way only that trajectory is affected.
+// The method is implicit (algorithms/implicit_step.hpp): its report counts one linear
+// iteration per stage (one LU solve each) and no Newton iterations. A singular W
+// (dense_lu::factor fails: W is singular to working precision, or J holds a NaN or Inf)
+// fails the step with step_failure::singular_matrix: step_with_error returns an infinite
+// error norm, so the trajectory retries with a smaller step (W tends to I / (h gamma)) and
+// ends with status::singular_matrix if the step underflows first; the fixed-step `step`
+// writes NaN into y_new and ends the trajectory with that status. Either way only that
+// trajectory is affected.
 
 #include <cuda/std/array>
 #include <cuda/std/limits>
 
+#include "cubie/algorithms/implicit_step.hpp"
 #include "cubie/algorithms/rosenbrock_tableau.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
@@ -44,6 +47,7 @@ struct rosenbrock {
     static constexpr int stages = Tableau::stages;
     static constexpr int order = Tableau::order;
     static constexpr bool fsal = false;
+    static constexpr bool implicit = true;
     static constexpr bool has_error_estimate = true;
     static constexpr bool has_dense_output = false;
 
@@ -55,9 +59,10 @@ struct rosenbrock {
     /// singular.
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
-                              State& y_new, State& /*dydt_new*/) {
+                              State& y_new, State& /*dydt_new*/,
+                              implicit_step_report& report) {
         stage_increments<State> U;
-        if (compute_stages(f, t, dt, y, dydt, U)) {
+        if (compute_stages(f, t, dt, y, dydt, U, report)) {
             y_new = advance(y, U);
         } else {
             CUBIE_UNROLL
@@ -71,9 +76,10 @@ struct rosenbrock {
     template <class F, class State, int N, class T = typename F::value_type>
     CUBIE_HD static T step_with_error(const F& f, T t, T dt, const State& y, const State& dydt,
                                       State& y_new, State& /*dydt_new*/,
-                                      const tolerances<T, N>& tol) {
+                                      const tolerances<T, N>& tol,
+                                      implicit_step_report& report) {
         stage_increments<State> U;
-        if (!compute_stages(f, t, dt, y, dydt, U)) {
+        if (!compute_stages(f, t, dt, y, dydt, U, report)) {
             y_new = y;
             return cuda::std::numeric_limits<T>::infinity();
         }
@@ -121,7 +127,8 @@ private:
     /// The stage increments U of a step from (t, y); false when W is singular.
     template <class F, class State, class T>
     CUBIE_HD static bool compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
-                                        stage_increments<State>& U) {
+                                        stage_increments<State>& U,
+                                        implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         using lu_type = dense_lu<T, n>;
         typename lu_type::matrix W;
@@ -134,7 +141,11 @@ private:
             W[i][i] += diagonal;
         }
         lu_type lu;
-        if (!lu.factor(W)) return false;
+        if (!lu.factor(W)) {
+            report.failure = step_failure::singular_matrix;
+            return false;
+        }
+        report.linear_iterations += stages;
 
         State dfdt;
         f.time_derivative(t, y, dydt, dfdt);

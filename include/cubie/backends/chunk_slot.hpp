@@ -87,6 +87,7 @@ private:
 struct slot_rows {
     std::size_t initial_states = 0, parameters = 0;
     std::size_t final_states = 0, per_trajectory = 0;  ///< per_trajectory: statuses, steps
+    std::size_t iteration_counts = 0;  ///< implicit methods: 1 (Newton and linear iterations)
     std::size_t saved = 0, saved_counters = 0, summaries = 0;
 };
 
@@ -105,6 +106,8 @@ struct chunk_slot {
           statuses(rows.per_trajectory, capacity, staging.outputs),
           accepted_steps(rows.per_trajectory, capacity, staging.outputs),
           rejected_steps(rows.per_trajectory, capacity, staging.outputs),
+          newton_iterations(rows.iteration_counts, capacity, staging.outputs),
+          linear_iterations(rows.iteration_counts, capacity, staging.outputs),
           saved(rows.saved, capacity, staging.outputs),
           saved_counters(rows.saved_counters, capacity, staging.outputs),
           summaries(rows.summaries, capacity, staging.outputs) {}
@@ -112,6 +115,7 @@ struct chunk_slot {
     staged_rows<T> initial_states, parameters, final_states;
     staged_rows<status> statuses;
     staged_rows<std::uint32_t> accepted_steps, rejected_steps;
+    staged_rows<std::uint32_t> newton_iterations, linear_iterations;
     staged_rows<T> saved;
     staged_rows<std::uint32_t> saved_counters;
     staged_rows<T> summaries;

@@ -122,6 +122,8 @@ struct cuda {
                                     result.statuses.data(),
                                     result.accepted_steps.data(),
                                     result.rejected_steps.data(),
+                                    data_or_null(result.newton_iterations),
+                                    data_or_null(result.linear_iterations),
                                     result.saved.data(),
                                     result.saved_counters.data(),
                                     result.summaries.data(),
@@ -140,6 +142,8 @@ private:
         status* statuses;
         std::uint32_t* accepted_steps;
         std::uint32_t* rejected_steps;
+        std::uint32_t* newton_iterations;  ///< implicit methods only, else null
+        std::uint32_t* linear_iterations;
         T* saved;
         std::uint32_t* saved_counters;
         T* summaries;
@@ -321,6 +325,7 @@ private:
         if (!out.on_device) {
             rows.final_states = System::n_states;
             rows.per_trajectory = 1;
+            rows.iteration_counts = out.newton_iterations ? 1 : 0;
             rows.saved = out.saved_rows;
             rows.saved_counters = out.counter_rows;
             rows.summaries = out.summary_rows;
@@ -340,6 +345,10 @@ private:
                 slot.statuses.finish_download(out.statuses + at, n, count, stream);
                 slot.accepted_steps.finish_download(out.accepted_steps + at, n, count, stream);
                 slot.rejected_steps.finish_download(out.rejected_steps + at, n, count, stream);
+                slot.newton_iterations.finish_download(offset(out.newton_iterations, at), n, count,
+                                                       stream);
+                slot.linear_iterations.finish_download(offset(out.linear_iterations, at), n, count,
+                                                       stream);
                 slot.saved.finish_download(offset(out.saved, at), n, count, stream);
                 slot.saved_counters.finish_download(offset(out.saved_counters, at), n, count,
                                                     stream);
@@ -371,6 +380,8 @@ private:
                 arrays.statuses = out.statuses + first;
                 arrays.accepted_steps = out.accepted_steps + first;
                 arrays.rejected_steps = out.rejected_steps + first;
+                arrays.newton_iterations = offset(out.newton_iterations, first);
+                arrays.linear_iterations = offset(out.linear_iterations, first);
                 arrays.outputs = {offset(out.saved, first), offset(out.saved_counters, first),
                                   offset(out.summaries, first)};
             } else {
@@ -381,6 +392,8 @@ private:
                 arrays.statuses = slot.statuses.device();
                 arrays.accepted_steps = slot.accepted_steps.device();
                 arrays.rejected_steps = slot.rejected_steps.device();
+                arrays.newton_iterations = slot.newton_iterations.device();
+                arrays.linear_iterations = slot.linear_iterations.device();
                 arrays.outputs = {slot.saved.device(), slot.saved_counters.device(),
                                   slot.summaries.device()};
                 output_stride = count;
@@ -398,6 +411,8 @@ private:
                 slot.statuses.start_download(count, stream);
                 slot.accepted_steps.start_download(count, stream);
                 slot.rejected_steps.start_download(count, stream);
+                slot.newton_iterations.start_download(count, stream);
+                slot.linear_iterations.start_download(count, stream);
                 slot.saved.start_download(count, stream);
                 slot.saved_counters.start_download(count, stream);
                 slot.summaries.start_download(count, stream);
@@ -423,6 +438,12 @@ private:
     template <class U>
     static U* offset(U* data, std::size_t first) {
         return data ? data + first : nullptr;
+    }
+
+    /// An array's values, null when it has none (an output not recorded).
+    template <class Array>
+    static auto data_or_null(Array& a) -> decltype(a.data()) {
+        return a.size() == 0 ? nullptr : a.data();
     }
 
     /// The occupancy API's block size, but no larger than each multiprocessor's share of

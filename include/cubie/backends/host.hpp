@@ -35,6 +35,8 @@ struct host {
                        at(result.statuses.data(), first),
                        at(result.accepted_steps.data(), first),
                        at(result.rejected_steps.data(), first),
+                       at(result.newton_iterations.data(), first),
+                       at(result.linear_iterations.data(), first),
                        {at(result.saved.data(), first), at(result.saved_counters.data(), first),
                         at(result.summaries.data(), first)}},
                       n, n);

@@ -5,6 +5,8 @@
 //
 //   final_states     [state][trajectory]          always
 //   statuses, accepted_steps, rejected_steps       always, one per trajectory
+//   newton_iterations, linear_iterations           implicit methods, one per trajectory
+//                                                  (algorithms/implicit_step.hpp); else empty
 //   saved            [save][saved variable][trajectory]   save_state / save_observables
 //   saved_counters   [save][counter][trajectory]          save_counters
 //   summaries        [window][summary row][trajectory]    summaries<...>
@@ -35,6 +37,8 @@ struct batch_result : result_legend<T> {
     host_array<status> statuses;
     host_array<std::uint32_t> accepted_steps;  ///< over the whole solve
     host_array<std::uint32_t> rejected_steps;
+    host_array<std::uint32_t> newton_iterations;  ///< over the whole solve, rejected steps too
+    host_array<std::uint32_t> linear_iterations;
     host_array<T> saved;                       ///< [save][saved variable][trajectory]
     host_array<std::uint32_t> saved_counters;  ///< [save][counter][trajectory], since the
                                                ///< previous save (or t0)

@@ -33,6 +33,8 @@ struct device_result : result_legend<T> {
     device_buffer<status> statuses;
     device_buffer<std::uint32_t> accepted_steps;
     device_buffer<std::uint32_t> rejected_steps;
+    device_buffer<std::uint32_t> newton_iterations;  ///< implicit methods only, else empty
+    device_buffer<std::uint32_t> linear_iterations;
     device_buffer<T> saved;                       ///< [save][saved variable][trajectory]
     device_buffer<std::uint32_t> saved_counters;  ///< [save][counter][trajectory]
     device_buffer<T> summaries;                   ///< [window][summary row][trajectory]
@@ -56,6 +58,8 @@ struct device_result : result_legend<T> {
         copy(statuses, r.statuses);
         copy(accepted_steps, r.accepted_steps);
         copy(rejected_steps, r.rejected_steps);
+        copy(newton_iterations, r.newton_iterations);
+        copy(linear_iterations, r.linear_iterations);
         copy(saved, r.saved);
         copy(saved_counters, r.saved_counters);
         copy(summaries, r.summaries);
@@ -64,15 +68,18 @@ struct device_result : result_legend<T> {
 
     /// Sizes the arrays for n trajectories on device `d` (the current one), keeping the
     /// buffers that already fit, and marks every trajectory unsolved: status cancelled,
-    /// NaN values, counters 2^32 - 1, no steps. A solve overwrites what it integrates.
-    void prepare(int d, std::size_t n, std::size_t saved_rows, std::size_t counter_rows,
-                 std::size_t summary_rows, cudaStream_t stream) {
+    /// NaN values, counters 2^32 - 1, no steps or iterations. A solve overwrites what it
+    /// integrates. iteration_rows is 1 for implicit methods, else 0.
+    void prepare(int d, std::size_t n, std::size_t iteration_rows, std::size_t saved_rows,
+                 std::size_t counter_rows, std::size_t summary_rows, cudaStream_t stream) {
         const bool moved = d != device;  // buffers on another device are replaced
         device = d;
         fit(final_states, static_cast<std::size_t>(this->n_states) * n, moved);
         fit(statuses, n, moved);
         fit(accepted_steps, n, moved);
         fit(rejected_steps, n, moved);
+        fit(newton_iterations, iteration_rows * n, moved);
+        fit(linear_iterations, iteration_rows * n, moved);
         fit(saved, saved_rows * n, moved);
         fit(saved_counters, counter_rows * n, moved);
         fit(summaries, summary_rows * n, moved);
@@ -80,6 +87,8 @@ struct device_result : result_legend<T> {
         fill(statuses, static_cast<int>(status::cancelled), stream);
         fill(accepted_steps, 0, stream);
         fill(rejected_steps, 0, stream);
+        fill(newton_iterations, 0, stream);
+        fill(linear_iterations, 0, stream);
         fill(saved, 0xFF, stream);
         fill(saved_counters, 0xFF, stream);
         fill(summaries, 0xFF, stream);

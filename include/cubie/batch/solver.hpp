@@ -113,7 +113,7 @@ public:
         {
             const scoped_device on(device);
             check_device_memory(outputs.result_bytes(n), n, backend.memory_fraction);
-            result.prepare(device, n, outputs.saved_per_trajectory(),
+            result.prepare(device, n, iteration_counts, outputs.saved_per_trajectory(),
                            outputs.counters_per_trajectory(), outputs.summaries_per_trajectory(),
                            nullptr);
             CUBIE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
@@ -141,6 +141,9 @@ private:
         task_type task{system_, integration, inputs.n_trajectories, outputs.targets};
         return {task, std::move(outputs)};
     }
+
+    /// Newton and linear iteration counts per trajectory: implicit methods only.
+    static constexpr std::size_t iteration_counts = is_implicit<Algorithm>() ? 1 : 0;
 
     static constexpr double input_bytes() {
         return double(System::n_states + System::n_parameters) * sizeof(value_type);
@@ -220,6 +223,8 @@ private:
             r.statuses.resize(n);
             r.accepted_steps.resize(n);
             r.rejected_steps.resize(n);
+            r.newton_iterations.resize(iteration_counts * n);
+            r.linear_iterations.resize(iteration_counts * n);
             r.saved.resize(plan.saved_per_trajectory() * n);
             r.saved_counters.resize(plan.counters_per_trajectory() * n);
             r.summaries.resize(plan.summaries_per_trajectory() * n);
@@ -232,6 +237,8 @@ private:
         fill_in_parallel(r.statuses, status::cancelled);  // until integrated
         fill_in_parallel(r.accepted_steps, std::uint32_t{0});
         fill_in_parallel(r.rejected_steps, std::uint32_t{0});
+        fill_in_parallel(r.newton_iterations, std::uint32_t{0});
+        fill_in_parallel(r.linear_iterations, std::uint32_t{0});
         fill_in_parallel(r.saved, unrecorded);
         fill_in_parallel(r.saved_counters, std::numeric_limits<std::uint32_t>::max());
         fill_in_parallel(r.summaries, unrecorded);

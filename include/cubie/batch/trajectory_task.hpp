@@ -26,6 +26,8 @@ struct batch_arrays {
     status* statuses;
     std::uint32_t* accepted_steps;
     std::uint32_t* rejected_steps;
+    std::uint32_t* newton_iterations;  ///< implicit methods only, else null
+    std::uint32_t* linear_iterations;
     output_arrays<T> outputs;  ///< what the output policies record; null where not requested
 };
 
@@ -47,6 +49,8 @@ struct trajectory_task {
     batch_view<status> statuses{};
     batch_view<std::uint32_t> accepted_steps{};
     batch_view<std::uint32_t> rejected_steps{};
+    batch_view<std::uint32_t> newton_iterations{};
+    batch_view<std::uint32_t> linear_iterations{};
 
     /// Points the task at the arrays of one backend: n_trajectories of them from the
     /// pointers on, rows of the inputs and of the outputs `input_stride` and
@@ -58,6 +62,8 @@ struct trajectory_task {
         statuses = {a.statuses, 1, n_trajectories, output_stride};
         accepted_steps = {a.accepted_steps, 1, n_trajectories, output_stride};
         rejected_steps = {a.rejected_steps, 1, n_trajectories, output_stride};
+        newton_iterations = {a.newton_iterations, 1, n_trajectories, output_stride};
+        linear_iterations = {a.linear_iterations, 1, n_trajectories, output_stride};
         outputs.bind(a.outputs, n_trajectories, output_stride);
     }
 
@@ -83,6 +89,10 @@ struct trajectory_task {
         statuses(0, i) = result;
         accepted_steps(0, i) = counters.accepted;
         rejected_steps(0, i) = counters.rejected;
+        if constexpr (is_implicit<Algorithm>()) {
+            newton_iterations(0, i) = counters.newton_iterations;
+            linear_iterations(0, i) = counters.linear_iterations;
+        }
     }
 };
 

@@ -16,6 +16,11 @@ enum class status : std::uint8_t {
     nonfinite_state = 3,      ///< the state or its error estimate became NaN or infinite
     nonfinite_input = 4,      ///< the initial state or a parameter was NaN or infinite
     cancelled = 5,            ///< never started: the solve was cancelled (solve_control)
+    // An implicit method's step kept failing until the step size underflowed (or, with a
+    // fixed step, failed once); the status names the last failure.
+    singular_matrix = 6,        ///< the iteration matrix was singular to working precision
+    newton_divergence = 7,      ///< the Newton iteration diverged or did not converge
+    linear_solver_failure = 8,  ///< an iterative linear solver broke down or did not converge
 };
 
 /// Human-readable name of a status, for messages and CSV output.
@@ -33,6 +38,12 @@ constexpr const char* to_string(status s) {
             return "nonfinite_input";
         case status::cancelled:
             return "cancelled";
+        case status::singular_matrix:
+            return "singular_matrix";
+        case status::newton_divergence:
+            return "newton_divergence";
+        case status::linear_solver_failure:
+            return "linear_solver_failure";
     }
     return "unknown";
 }

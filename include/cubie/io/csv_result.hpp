@@ -3,6 +3,7 @@
 // reads directly:
 //
 //   final.csv      trajectory, status, <state names...>, accepted_steps, rejected_steps
+//                  (then newton_iterations, linear_iterations for implicit methods)
 //   series.csv     trajectory, time, <saved variables...>, <counter names...>
 //                  (a row per trajectory and save; where anything is saved)
 //   summaries.csv  trajectory, window_end, <summary legend...>
@@ -56,11 +57,16 @@ void write_result_csv(const batch_result<T>& r, const std::filesystem::path& dir
     csv_writer final_table(directory / "final.csv");
     final_table.field("trajectory").field("status");
     for (const std::string& name : r.state_names) final_table.field(name);
-    final_table.field("accepted_steps").field("rejected_steps").end_row();
+    final_table.field("accepted_steps").field("rejected_steps");
+    const bool iterated = !r.newton_iterations.empty();
+    if (iterated) final_table.field("newton_iterations").field("linear_iterations");
+    final_table.end_row();
     for (std::size_t i = 0; i < r.n_trajectories; ++i) {
         final_table.field(i).field(to_string(r.statuses[i]));
         for (int s = 0; s < r.n_states; ++s) final_table.field(r.final_state(s, i));
-        final_table.field(r.accepted_steps[i]).field(r.rejected_steps[i]).end_row();
+        final_table.field(r.accepted_steps[i]).field(r.rejected_steps[i]);
+        if (iterated) final_table.field(r.newton_iterations[i]).field(r.linear_iterations[i]);
+        final_table.end_row();
     }
     final_table.close();
 

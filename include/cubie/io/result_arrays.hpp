@@ -8,13 +8,14 @@
 //   statuses        [trajectory] (status codes)
 //   accepted_steps  [trajectory]
 //   rejected_steps  [trajectory]
+//   newton_iterations, linear_iterations   [trajectory] (implicit methods)
 //   save_times      [save]
 //   saved           [save][saved variable][trajectory] saved_variables  variables
 //   saved_counters  [save][counter][trajectory]        counter_names    counters
 //   window_ends     [window]
 //   summaries       [window][summary row][trajectory]  summary_legend   rows
 //
-// The first four are always there; saved, saved_counters and summaries where their legend
+// The first four are always there; the iteration counts where the result holds them; saved, saved_counters and summaries where their legend
 // names any row, save_times and window_ends where saves or windows are.
 
 #include <cstddef>
@@ -66,6 +67,9 @@ void for_each_result_array(Result& r, Visit&& visit) {
     visit(array("statuses", r.statuses, {n}, true, true));
     visit(array("accepted_steps", r.accepted_steps, {n}, true, true));
     visit(array("rejected_steps", r.rejected_steps, {n}, true, true));
+    const bool iterated = !r.newton_iterations.empty() || !r.linear_iterations.empty();
+    visit(array("newton_iterations", r.newton_iterations, {n}, false, iterated));
+    visit(array("linear_iterations", r.linear_iterations, {n}, false, iterated));
     visit(array("save_times", r.save_times, {saves}, false, saves > 0 || saved || counted));
     visit(array("saved", r.saved, {saves, r.saved_variables.size(), n}, false, saved,
                 &r.saved_variables, "saved_variables", "variables"));

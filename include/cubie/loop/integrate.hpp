@@ -9,6 +9,7 @@
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
 
+#include "cubie/algorithms/implicit_step.hpp"
 #include "cubie/controllers/controller.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
@@ -51,6 +52,33 @@ CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
     return ok;
 }
 
+/// One attempted step: Algorithm's step, or step_with_error when given tolerances, with the
+/// dense stages k when the loop interpolates and an implicit_step_report when the method is
+/// implicit. Returns the error norm (0 for `step`); adds an implicit method's work to the
+/// counters and keeps why it failed in `failure`.
+template <class Algorithm, class... Tail, class F, class T, class State>
+CUBIE_HD T attempt_step(const F& f, T t, T h, const State& y, const State& dydt, State& y_new,
+                        State& dydt_new, step_counters& counters, step_failure& failure,
+                        Tail&... tail) {
+    if constexpr (is_implicit<Algorithm>()) {
+        implicit_step_report report{};
+        T err = 0;
+        if constexpr (sizeof...(Tail) == 0)
+            Algorithm::step(f, t, h, y, dydt, y_new, dydt_new, report);
+        else
+            err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, tail..., report);
+        counters.newton_iterations += report.newton_iterations;
+        counters.linear_iterations += report.linear_iterations;
+        failure = report.failure;
+        return err;
+    } else if constexpr (sizeof...(Tail) == 0) {
+        Algorithm::step(f, t, h, y, dydt, y_new, dydt_new);
+        return T(0);
+    } else {
+        return Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, tail...);
+    }
+}
+
 }  // namespace detail
 
 /// Integrates y from settings.t0 to settings.t_end. On return y holds the state at t_end,
@@ -63,6 +91,10 @@ CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
 /// so outputs never shorten a step; other adaptive methods shorten the step that would
 /// pass an output time so that it lands on it. Output times after a failure are never
 /// recorded.
+///
+/// An implicit method's step that fails (algorithms/implicit_step.hpp) is rejected like one
+/// with an infinite error; a trajectory whose step then underflows, or whose fixed step
+/// fails, ends with the status of that failure.
 template <class Algorithm, step_controller Controller, ode_system System, class Recorder>
 CUBIE_HD status integrate(const System& sys,
                           const integration_settings<Algorithm, Controller, System>& s,
@@ -82,9 +114,13 @@ CUBIE_HD status integrate(const System& sys,
         const std::uint32_t n = s.fixed_steps;
         if (n == 0) return status::success;
         [[maybe_unused]] const T half_step = s.dt / T(2);
+        step_failure failure = step_failure::none;
+        auto failed = [&] {
+            return failure != step_failure::none ? status_of(failure) : status::nonfinite_state;
+        };
         auto fixed_step_from = [&](T t, T h) {
             if constexpr (!Algorithm::fsal) f(t, y, dydt);
-            Algorithm::step(f, t, h, y, dydt, y_new, dydt_new);
+            detail::attempt_step<Algorithm>(f, t, h, y, dydt, y_new, dydt_new, counters, failure);
             if (!detail::all_finite(y_new)) return false;
             y = y_new;
             if constexpr (Algorithm::fsal) dydt = dydt_new;
@@ -106,9 +142,9 @@ CUBIE_HD status integrate(const System& sys,
 #pragma unroll 2
 #endif
         for (std::uint32_t i = 0; i + 1 < n; ++i)
-            if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt)) return status::nonfinite_state;
+            if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt)) return failed();
         const T t_last = s.t0 + T(n - 1) * s.dt;
-        if (!fixed_step_from(t_last, s.t_end - t_last)) return status::nonfinite_state;
+        if (!fixed_step_from(t_last, s.t_end - t_last)) return failed();
         return status::success;
     } else {
         bool dydt_current = false;  // f(t, y) already known? (kept across rejections)
@@ -130,6 +166,7 @@ CUBIE_HD status integrate(const System& sys,
         T t = s.t0;
         T dt = cuda::std::fmin(s.dt, s.dt_max);
         bool last_failure_nonfinite = false;
+        step_failure last_failure = step_failure::none;  // of an implicit method's step
         while (t < s.t_end) {
             if (counters.accepted + counters.rejected >= s.max_steps)
                 return status::max_steps_exceeded;
@@ -143,9 +180,11 @@ CUBIE_HD status integrate(const System& sys,
             derivative_at(t);
             T err;
             if constexpr (interpolates)
-                err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol, k);
+                err = detail::attempt_step<Algorithm>(f, t, h, y, dydt, y_new, dydt_new, counters,
+                                                      last_failure, s.tol, k);
             else
-                err = Algorithm::step_with_error(f, t, h, y, dydt, y_new, dydt_new, s.tol);
+                err = detail::attempt_step<Algorithm>(f, t, h, y, dydt, y_new, dydt_new, counters,
+                                                      last_failure, s.tol);
             const bool finite = cuda::std::isfinite(err) && detail::all_finite(y_new);
             const step_decision<T> decision =
                 Controller::decide(s.controller, controller_state, h,
@@ -179,9 +218,11 @@ CUBIE_HD status integrate(const System& sys,
                 ++counters.rejected;
             }
             dt = cuda::std::fmin(dt_next, s.dt_max);
-            if (dt < s.dt_min || t + dt == t)
+            if (dt < s.dt_min || t + dt == t) {
+                if (last_failure != step_failure::none) return status_of(last_failure);
                 return last_failure_nonfinite ? status::nonfinite_state
                                               : status::step_size_underflow;
+            }
         }
         return status::success;
     }

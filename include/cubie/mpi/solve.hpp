@@ -89,6 +89,8 @@ batch_result<T> whole_batch_result(const batch_result<T>& own, std::size_t n, do
         r.statuses.resize(n);
         r.accepted_steps.resize(n);
         r.rejected_steps.resize(n);
+        r.newton_iterations.resize(own.newton_iterations.empty() ? 0 : n);
+        r.linear_iterations.resize(own.linear_iterations.empty() ? 0 : n);
         r.saved.resize(own.n_saves() * own.n_saved_variables() * n);
         r.saved_counters.resize(own.n_saves() * own.counter_names.size() * n);
         r.summaries.resize(own.n_windows() * own.n_summary_rows() * n);
@@ -172,6 +174,11 @@ std::optional<batch_result<typename System::value_type>> solve(
     detail::gather_array(group, r.statuses, w ? &w->statuses : nullptr, 1, slices);
     detail::gather_array(group, r.accepted_steps, w ? &w->accepted_steps : nullptr, 1, slices);
     detail::gather_array(group, r.rejected_steps, w ? &w->rejected_steps : nullptr, 1, slices);
+    const std::size_t iteration_rows = r.newton_iterations.empty() ? 0 : 1;
+    detail::gather_array(group, r.newton_iterations, w ? &w->newton_iterations : nullptr,
+                         iteration_rows, slices);
+    detail::gather_array(group, r.linear_iterations, w ? &w->linear_iterations : nullptr,
+                         iteration_rows, slices);
     detail::gather_array(group, r.saved, w ? &w->saved : nullptr,
                          r.n_saves() * r.n_saved_variables(), slices);
     detail::gather_array(group, r.saved_counters, w ? &w->saved_counters : nullptr,
