@@ -180,15 +180,15 @@ TEST_CASE("forward-difference Jacobian of pollution matches its analytic one") {
     state_t<S> middle;
     for (int i = 0; i < S::n_states; ++i) middle[i] = (start[i] + late[i]) / 2;
     const std::vector<state_t<S>> states{start, middle, late};
-    const auto exact = jacobians(S{}, {}, states);
-    const auto difference = jacobians(rhs_only<S>{}, {}, states);
+    const auto exact = jacobians(S{}, S::default_parameters, states);
+    const auto difference = jacobians(rhs_only<S>{}, S::default_parameters, states);
     // Every reaction rate is linear in each state (products of two different species), so
     // forward differences are exact but for rounding. Each f_i sums rates r_k (the
     // observables) with coefficients 1 or 2.
     const auto M = [](int, int, const state_t<S>&) { return 0.0; };
     const auto terms = [](const state_t<S>& y) {
         observables_t<S> r;
-        S{}.observables(0, y, {}, {}, r);
+        S{}.observables(0, y, S::default_parameters, {}, r);
         double sum = 0;
         for (const double rate : r) sum += std::fabs(rate);
         return 2 * sum;

@@ -312,7 +312,7 @@ TEST_CASE("pollution: I - h gamma J with each preconditioner") {
     constexpr double tol = 1e-10;
     const S system{};
     jacobian_t<S> J;
-    system.jacobian(0, S::default_state, {}, {}, J);
+    system.jacobian(0, S::default_state, S::default_parameters, {}, J);
     for (const double h : {1e-6, 1e-4, 1e-2}) {
         matrix<double, N> A;
         for (int i = 0; i < N; ++i)

@@ -104,13 +104,13 @@ TEST_CASE("pollution rhs and reaction rates at the Bari initial point") {
                                  0,           0,   0,        r16,
                                  0,           0,   0,        0};
     state_t<S> f;
-    S{}.rhs(0, S::default_state, {}, {}, f);
+    S{}.rhs(0, S::default_state, S::default_parameters, {}, f);
     for (int i = 0; i < 20; ++i) {
         CAPTURE(S::state_names[i]);
         CHECK(f[i] == doctest::Approx(expected[i]).epsilon(1e-14));
     }
     observables_t<S> rates;
-    S{}.observables(0, S::default_state, {}, {}, rates);
+    S{}.observables(0, S::default_state, S::default_parameters, {}, rates);
     CHECK(rates[1] == doctest::Approx(r2).epsilon(1e-14));
     CHECK(rates[16] == doctest::Approx(r17).epsilon(1e-14));
     CHECK(rates[0] == 0.0);
@@ -132,7 +132,7 @@ TEST_CASE("ring modulator rhs at zero state when the carrier peaks") {
     expected[6] = 2 * (q_low - q_high) / cp;
     expected[13] = 0.5 * std::sin(std::numbers::pi / 20) / ls1;
     state_t<S> f;
-    S{}.rhs(t, S::default_state, {}, {}, f);
+    S{}.rhs(t, S::default_state, S::default_parameters, {}, f);
     for (int i = 0; i < 15; ++i) {
         CAPTURE(i);
         CHECK(f[i] == doctest::Approx(expected[i]).epsilon(1e-12));
@@ -174,4 +174,6 @@ TEST_CASE("names and defaults come from the definitions") {
     CHECK(std::string(cat::forced_duffing<float>::observable_names[1]) == "energy");
     CHECK(std::string(cat::hodgkin_huxley<float>::driver_names[0]) == "I_ext");
     CHECK(cat::ring_modulator<double>::gamma == 40.67286402e-9);
+    CHECK(cat::pollution<double>::default_parameters[0] == 0.35);
+    CHECK(cat::ring_modulator<double>::default_parameters[0] == 2e-12);
 }
