@@ -32,6 +32,11 @@
 // gamma J that happens only for very large h J, and a smaller step restores the scale. A
 // matrix holding Inf fails at once (the bound is infinite); NaN stays in the part still to
 // be eliminated, so at the latest it is the last pivot.
+//
+// The elements are float or double, or, with linear/complex_dense_lu.hpp included,
+// cuda::std::complex of either (the complex iteration matrices of implicit Runge-Kutta
+// methods). lu_element<T> says how to do the little arithmetic the factorisation needs; for
+// float and double it is the plain expressions, and the pivot's magnitude is |a|.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -42,10 +47,26 @@
 
 namespace cubie {
 
+/// The arithmetic dense_lu does on its elements, for float and double; complex elements have
+/// their specialisation in linear/complex_dense_lu.hpp.
+template <class T>
+struct lu_element {
+    static_assert(cuda::std::numeric_limits<T>::is_iec559,
+                  "dense_lu works in float or double, or in cuda::std::complex of either with "
+                  "cubie/linear/complex_dense_lu.hpp included");
+    using real = T;  ///< the type of magnitudes
+    CUBIE_HD static T magnitude(T a) { return cuda::std::fabs(a); }
+    CUBIE_HD static T reciprocal(T a) { return T(1) / a; }
+    CUBIE_HD static T product(T a, T b) { return a * b; }
+    /// a - b c
+    CUBIE_HD static T minus_product(T a, T b, T c) { return a - b * c; }
+};
+
 template <class T, int N>
 class dense_lu {
+    using element = lu_element<T>;
+    using real = typename element::real;
     static_assert(N >= 1, "dense_lu needs at least one row");
-    static_assert(cuda::std::numeric_limits<T>::is_iec559, "dense_lu works in float or double");
     static constexpr bool unrolled = N <= 20;
 
     /// body(i) for i = first, ..., N - 1: unrolled completely for small N (first is then a
@@ -66,23 +87,23 @@ public:
     /// Factors A. False when A is singular to working precision (the rule above); after a
     /// failure, solve() must not be called until a factorisation succeeds.
     CUBIE_HD bool factor(const matrix& A) {
-        using cuda::std::fabs;
-        using limits = cuda::std::numeric_limits<T>;
+        using limits = cuda::std::numeric_limits<real>;
         lu_ = A;
-        T largest = 0;
+        real largest = 0;
         for_each_from(0, [&](int i) {
-            for_each_from(0, [&](int j) { largest = cuda::std::fmax(largest, fabs(A[i][j])); });
+            for_each_from(
+                0, [&](int j) { largest = cuda::std::fmax(largest, element::magnitude(A[i][j])); });
         });
-        const T negligible = T(N) * limits::epsilon() * largest;
+        const real negligible = real(N) * limits::epsilon() * largest;
 
         // A rejected pivot ends the factorisation: the later steps return at once.
         bool regular = true;
         for_each_from(0, [&](int k) {
             if (!regular) return;
             int p = k;
-            T pivot = fabs(lu_[k][k]);
+            real pivot = element::magnitude(lu_[k][k]);
             for_each_from(k + 1, [&](int i) {
-                const T a = fabs(lu_[i][k]);
+                const real a = element::magnitude(lu_[i][k]);
                 if (a > pivot) {
                     pivot = a;
                     p = i;
@@ -95,12 +116,14 @@ public:
                 if (i == p) for_each_from(k, [&](int j) { cuda::std::swap(lu_[k][j], lu_[i][j]); });
             });
             // The diagonal keeps 1 / u_kk: solve() multiplies instead of dividing.
-            const T inverse = T(1) / lu_[k][k];
+            const T inverse = element::reciprocal(lu_[k][k]);
             lu_[k][k] = inverse;
             for_each_from(k + 1, [&](int i) {
-                const T l = lu_[i][k] * inverse;
+                const T l = element::product(lu_[i][k], inverse);
                 lu_[i][k] = l;
-                for_each_from(k + 1, [&](int j) { lu_[i][j] -= l * lu_[k][j]; });
+                for_each_from(k + 1, [&](int j) {
+                    lu_[i][j] = element::minus_product(lu_[i][j], l, lu_[k][j]);
+                });
             });
         });
         return regular;
@@ -113,12 +136,14 @@ public:
             for_each_from(k + 1, [&](int i) {
                 if (i == pivot_[k]) cuda::std::swap(b[k], b[i]);
             });
-            for_each_from(k + 1, [&](int i) { b[i] -= lu_[i][k] * b[k]; });
+            for_each_from(k + 1,
+                          [&](int i) { b[i] = element::minus_product(b[i], lu_[i][k], b[k]); });
         });
         for_each_from(0, [&](int r) {
             const int k = N - 1 - r;
-            for_each_from(k + 1, [&](int j) { b[k] -= lu_[k][j] * b[j]; });
-            b[k] *= lu_[k][k];
+            for_each_from(k + 1,
+                          [&](int j) { b[k] = element::minus_product(b[k], lu_[k][j], b[j]); });
+            b[k] = element::product(b[k], lu_[k][k]);
         });
     }
 

@@ -1,0 +1,466 @@
+#pragma once
+// Generic fully implicit Runge-Kutta stepper over a collocation tableau (Radau IIA,
+// Gauss-Legendre; implicit_runge_kutta_tableau.hpp), with the simplified Newton iteration in
+// transformed variables of Hairer & Wanner (Solving ODEs II, IV.8; their RADAU5).
+//
+// In the stage increments Z_i = Y_i - y the stage system is Z = h (A (x) I) F(Z), F(Z)_i =
+// f(t + c_i h, y + Z_i), and y_new = y + sum_i d_i Z_i (d^T = b^T A^-1; y + Z_s for Radau IIA):
+// the increments are used rather than h f(Y_i), which a stiff component would multiply by
+// h |lambda| with the iteration's error. Simplified Newton with one Jacobian J at (t, y),
+//   (I - h A (x) J) dZ = -Z + h (A (x) I) F(Z),
+// becomes, in W = (T^-1 (x) I) Z with T^-1 A^-1 T = Lambda block diagonal,
+//   (h^-1 Lambda (x) I - I (x) J) dW = -h^-1 (Lambda (x) I) W + (T^-1 (x) I) F((T (x) I) W),
+// one N x N system per block of Lambda: (gamma/h) I - J for a real eigenvalue gamma of A^-1,
+// and for a pair alpha +- i beta, whose block [[alpha, -beta], [beta, alpha]] couples W_j and
+// W_j+1, the complex system
+//   ((alpha + i beta)/h I - J) (dW_j + i dW_j+1) = R_j + i R_j+1,
+// R being the right-hand side above. So per step: one Jacobian, one real LU factorisation
+// per real eigenvalue and one complex one (linear/complex_dense_lu.hpp) per pair, reused by
+// every iteration; Radau IIA 5 factors one of each, Radau IIA 3 and Gauss-Legendre 2 one
+// complex matrix.
+//
+// The iteration starts from Z = 0. Hairer and Wanner start from the previous step's
+// collocation polynomial, extrapolated, and from zero only on the first step and after a
+// rejection; this stepper keeps no state across steps (the loop hands it (t, y, f(t, y))
+// alone, the same for a first attempt and a retry), so zero it is, and the first iteration
+// has no contraction rate to go by. Convergence follows dirk.hpp (Hairer & Wanner (8.10)-
+// (8.12)): with theta_k = ||dZ_k|| / ||dZ_k-1|| and eta_k = theta_k / (1 - theta_k), the
+// iteration fails when theta_k >= 1, when theta_k^(k_max - 1 - k) eta_k ||dZ_k|| predicts more
+// than kappa after the last of k_max = 7 iterations (RADAU5's limit), or when ||dZ_k|| is not
+// finite, and has converged once eta_k ||dZ_k|| <= kappa, taking eta = 1 for the first two
+// iterations: they converge only when ||dZ_k|| <= kappa itself. The first ratio theta_1 is no
+// rate to converge on: from Z = 0, dZ_0 is the whole increment, dominated by stiff components
+// that the first (linear) solve settles exactly, and theta_1 compares the nonlinear remainder
+// with it. On Van der Pol (mu = 1000) it runs at 2e-5 where the later ratios are 7e-3; taken
+// as the rate, it let second iterations through with 50 times the promised error left, and
+// Radau IIA 3 ended 3.5 tolerances from the reference at rtol 1e-8 (0.28 with the rule above,
+// for 40% more iterations; Radau IIA 5, 0.44 and 0.016, for 7% more; Gustafsson's
+// controller). The norm is the weighted RMS norm of the tolerances (scaled by y) over all
+// s N components of dZ = (T (x) I) dW, not of dW as in RADAU5: the tolerance speaks of Z, and
+// the size of W depends on how T's columns are scaled. kappa = 0.001 as in dirk.hpp, whose
+// comment says why it sits below Hairer and Wanner's 0.01 to 0.1. The fixed-step `step`,
+// without tolerances, holds the iteration's error to sqrt(eps) (1 + |y|).
+//
+// Error estimate (adaptive methods; the tableau's gamma0 and e): Hairer and Wanner's (8.19),
+//   err = (I - h gamma0 J)^-1 (gamma0 h f(t, y) + sum_i e_i Z_i),
+// the difference to an embedded solution of lower order, filtered so that stiff components
+// stay bounded; where its norm exceeds 1, their (8.20),
+//   err~ = (I - h gamma0 J)^-1 (gamma0 h f(t, y + err) + sum_i e_i Z_i),
+// which tends to zero in stiff components where err tends to -1 and would reject every step
+// after a transient. RADAU5 takes the second estimate on the first step and after
+// rejections, where y may still hold a transient; without state across steps it is taken
+// whenever the first rejects (one more f and one more solve for a step that would otherwise
+// be rejected). The filter's matrix (1 / (h gamma0)) I - J is a real block's when 1 / gamma0
+// is a real eigenvalue of A^-1 (Radau IIA 5) and has a factorisation of its own otherwise
+// (Radau IIA 3).
+//
+// Dense output (adaptive methods): the collocation polynomial u of degree s, u(t) = y and
+// u(t + c_i h) = y + Z_i, is the method's continuous extension, y(t + theta h) ~ y +
+// sum_i l_i(theta) Z_i with the Lagrange polynomials l_i of the nodes 0, c_1, ..., c_s. It
+// ends on y_new (collocation methods end on their polynomial) and its local error is
+// O(h^(s+1)) (stage order s): dense_order = s. The step's increments Z are the dense stages;
+// prepare_dense_output has nothing to add.
+//
+// The calling convention is dirk.hpp's: f is a right_hand_side (loop/right_hand_side.hpp),
+// dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL). The method is implicit
+// (algorithms/implicit_step.hpp): its report counts the Newton iterations and one linear
+// iteration per LU solve, real or complex (one per block per Newton iteration, one or two for
+// the error estimate). A singular iteration matrix (dense_lu::factor fails) fails the step
+// with step_failure::singular_matrix, a failed iteration with step_failure::newton_divergence:
+// step_with_error returns an infinite error norm (y_new = y), which the controllers reject
+// with their smallest step factor, and the fixed-step `step` writes NaN into y_new. Either way
+// only that trajectory is affected.
+
+#include <cuda/std/array>
+#include <cuda/std/cmath>
+#include <cuda/std/complex>
+#include <cuda/std/limits>
+
+#include "cubie/algorithms/implicit_runge_kutta_tableau.hpp"
+#include "cubie/algorithms/implicit_step.hpp"
+#include "cubie/controllers/error_norm.hpp"
+#include "cubie/core/config.hpp"
+#include "cubie/core/static_for.hpp"
+#include "cubie/core/vector.hpp"
+#include "cubie/linear/complex_dense_lu.hpp"
+#include "cubie/linear/dense_lu.hpp"
+
+namespace cubie {
+
+template <implicit_runge_kutta_tableau Tableau>
+struct implicit_runge_kutta {
+    static_assert(check_implicit_runge_kutta_tableau<Tableau>(),
+                  "inconsistent implicit Runge-Kutta tableau: order conditions, stage order, "
+                  "transformation or embedded solution fail");
+
+    using tableau = Tableau;
+    static constexpr const char* name = Tableau::name;
+    static constexpr int stages = Tableau::stages;
+    static constexpr int order = Tableau::order;
+    static constexpr bool fsal = false;
+    static constexpr bool implicit = true;
+    static constexpr bool has_error_estimate = embedded_implicit_runge_kutta_tableau<Tableau>;
+    /// The collocation polynomial, from the increments step_with_error hands back.
+    static constexpr bool has_dense_output = has_error_estimate;
+    static constexpr int dense_order = has_dense_output ? stages : 0;
+
+    /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
+    static constexpr int error_estimate_order = [] {
+        if constexpr (embedded_implicit_runge_kutta_tableau<Tableau>)
+            return Tableau::embedded_order;
+        else
+            return 0;
+    }();
+
+    /// Newton iterations per step at most, and the fraction of the tolerance they reach.
+    static constexpr int max_newton_iterations = 7;
+    static constexpr double newton_kappa = 0.001;
+
+    /// The stage increments Z_i = Y_i - y of a step, its dense stages.
+    template <class State>
+    using dense_stages_t = vector<State, stages>;
+
+    /// One step without error estimate (fixed-step integration); NaN in y_new when an
+    /// iteration matrix is singular or the iteration fails.
+    template <class F, class State, class T = typename F::value_type>
+    CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
+                              State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
+        constexpr int n = static_cast<int>(size_of<State>);
+        // The iteration's error eta ||dZ|| then stays within sqrt(eps) (1 + |y|).
+        const T scale = cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa);
+        tolerances<T, n> newton_tol;
+        CUBIE_UNROLL
+        for (int i = 0; i < n; ++i) newton_tol.atol[i] = newton_tol.rtol[i] = scale;
+        iteration_matrices<T, n, false> matrices;
+        stage_vectors<State> Z;
+        if (factor(f, t, dt, y, dydt, matrices, report) &&
+            solve_stages(f, t, dt, y, newton_tol, matrices, Z, report)) {
+            y_new = advance(y, Z);
+        } else {
+            CUBIE_UNROLL
+            for (int i = 0; i < n; ++i) y_new[i] = cuda::std::numeric_limits<T>::quiet_NaN();
+        }
+    }
+
+    /// One step returning the weighted RMS norm of its local error estimate; infinite (and
+    /// y_new = y) when an iteration matrix is singular or the iteration fails.
+    template <class F, class State, int N, class T = typename F::value_type>
+    requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static T step_with_error(
+        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& dydt_new,
+        const tolerances<T, N>& tol, implicit_step_report& report) {
+        stage_vectors<State> Z;
+        return step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, Z, report);
+    }
+
+    /// As above, and hands back the stage increments Z for dense output.
+    template <class F, class State, int N, class T = typename F::value_type>
+    requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static T step_with_error(
+        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& /*dydt_new*/,
+        const tolerances<T, N>& tol, dense_stages_t<State>& Z, implicit_step_report& report) {
+        iteration_matrices<T, N, true> matrices;
+        if (!factor(f, t, dt, y, dydt, matrices, report) ||
+            !solve_stages(f, t, dt, y, tol, matrices, Z, report)) {
+            y_new = y;
+            return cuda::std::numeric_limits<T>::infinity();
+        }
+        y_new = advance(y, Z);
+        return error_norm(f, t, dt, y, dydt, y_new, tol, matrices, Z, report);
+    }
+
+    /// Nothing to evaluate: the increments are the interpolant's data.
+    template <class F, class State, class T = typename F::value_type>
+    requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static void
+    prepare_dense_output(const F& /*f*/, T /*t*/, T /*dt*/, const State& /*y*/,
+                         dense_stages_t<State>& /*Z*/) {}
+
+    /// y(t + theta dt), 0 <= theta <= 1, from the step's start y and its increments Z: the
+    /// collocation polynomial y + sum_i l_i(theta) Z_i.
+    template <class State, class T>
+    requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static void interpolate(
+        T /*dt*/, const State& y, const dense_stages_t<State>& Z, T theta, State& out) {
+        out = y;
+        static_for<stages>([&](auto i) {
+            // l_i(theta) = theta prod_{j != i} (theta - c_j) / (c_i prod_{j != i} (c_i - c_j))
+            T w = T(lagrange_scale(i)) * theta;
+            static_for<stages>([&](auto j) {
+                if constexpr (j != i) w *= theta - T(Tableau::c[j]);
+            });
+            CUBIE_UNROLL
+            for (cuda::std::size_t c = 0; c < size_of<State>; ++c) out[c] += w * Z[i][c];
+        });
+    }
+
+private:
+    template <class State>
+    using stage_vectors = vector<State, stages>;
+
+    template <class State>
+    static constexpr cuda::std::size_t size_of = cuda::std::tuple_size<State>::value;
+
+    static constexpr int blocks = eigenvalue_blocks<Tableau>();
+
+    /// Index of block `block` among the blocks of its kind (real or complex).
+    static constexpr int index_among_kind(int block) {
+        int index = 0;
+        for (int k = 0; k < block; ++k)
+            if (real_block<Tableau>(k) == real_block<Tableau>(block)) ++index;
+        return index;
+    }
+    static constexpr int real_blocks = [] {
+        int count = 0;
+        for (int k = 0; k < blocks; ++k) count += real_block<Tableau>(k) ? 1 : 0;
+        return count;
+    }();
+    static constexpr int complex_blocks = blocks - real_blocks;
+
+    /// The error filter (1 / (h gamma0)) I - J: the real block whose eigenvalue is 1 / gamma0,
+    /// or -1 when none is (it then has a factorisation of its own).
+    static constexpr int filter_block = [] {
+        if constexpr (embedded_implicit_runge_kutta_tableau<Tableau>) {
+            for (int k = 0; k < blocks; ++k) {
+                const double product = Tableau::eigenvalues[k][0] * Tableau::gamma0;
+                if (real_block<Tableau>(k) && product - 1 < 1e-13 && 1 - product < 1e-13) return k;
+            }
+        }
+        return -1;
+    }();
+
+    /// 1 / (c_i prod_{j != i} (c_i - c_j)).
+    static constexpr double lagrange_scale(int i) {
+        double denominator = Tableau::c[i];
+        for (int j = 0; j < stages; ++j)
+            if (j != i) denominator *= Tableau::c[i] - Tableau::c[j];
+        return 1 / denominator;
+    }
+
+    /// The step's factorisations: one real LU per real eigenvalue of A^-1 and one complex
+    /// LU per pair, and, with Filter, the error filter's where it is not a block's.
+    template <class T, int n, bool Filter>
+    struct iteration_matrices {
+        static constexpr int own_filter = Filter && filter_block < 0 ? 1 : 0;
+        vector<dense_lu<T, n>, real_blocks + own_filter> real;
+        vector<dense_lu<cuda::std::complex<T>, n>, complex_blocks> complex;
+
+        CUBIE_HD const dense_lu<T, n>& filter() const {
+            if constexpr (own_filter == 1)
+                return real[real_blocks];
+            else
+                return real[index_among_kind(filter_block)];
+        }
+    };
+
+    /// Factors every iteration matrix from one Jacobian at (t, y); false, with the report's
+    /// failure set, when one is singular.
+    template <class F, class State, class T, int n, bool Filter>
+    CUBIE_HD static bool factor(const F& f, T t, T dt, const State& y, const State& dydt,
+                                iteration_matrices<T, n, Filter>& matrices,
+                                implicit_step_report& report) {
+        using real_matrix = typename dense_lu<T, n>::matrix;
+        using complex = cuda::std::complex<T>;
+        real_matrix J;
+        f.jacobian(t, y, dydt, J);
+        const T inverse_dt = T(1) / dt;
+        // (diagonal / h) I - J
+        auto real_factor = [&](dense_lu<T, n>& lu, T diagonal) {
+            real_matrix M;
+            CUBIE_UNROLL
+            for (int i = 0; i < n; ++i) {
+                CUBIE_UNROLL
+                for (int j = 0; j < n; ++j) M[i][j] = -J[i][j];
+                M[i][i] += diagonal * inverse_dt;
+            }
+            return lu.factor(M);
+        };
+        bool regular = true;
+        static_for<blocks>([&](auto block) {
+            if (!regular) return;
+            constexpr double re = Tableau::eigenvalues[block][0];
+            constexpr double im = Tableau::eigenvalues[block][1];
+            if constexpr (real_block<Tableau>(block)) {
+                regular = real_factor(matrices.real[index_among_kind(block)], T(re));
+            } else {
+                typename dense_lu<complex, n>::matrix M;
+                CUBIE_UNROLL
+                for (int i = 0; i < n; ++i) {
+                    CUBIE_UNROLL
+                    for (int j = 0; j < n; ++j) M[i][j] = complex(-J[i][j], T(0));
+                    M[i][i] = complex(T(re) * inverse_dt - J[i][i], T(im) * inverse_dt);
+                }
+                regular = matrices.complex[index_among_kind(block)].factor(M);
+            }
+        });
+        if constexpr (iteration_matrices<T, n, Filter>::own_filter == 1) {
+            if (regular)
+                regular = real_factor(matrices.real[real_blocks], T(1.0 / Tableau::gamma0));
+        }
+        if (!regular) report.failure = step_failure::singular_matrix;
+        return regular;
+    }
+
+    /// Z_i = sum_k T_ik W_k, component c.
+    template <int i, class State>
+    CUBIE_HD static auto transform(const stage_vectors<State>& W, int c) {
+        typename State::value_type z = 0;
+        static_for<stages>([&](auto k) {
+            constexpr double t = Tableau::transformation[i][k];
+            if constexpr (t != 0.0) z += typename State::value_type(t) * W[k][c];
+        });
+        return z;
+    }
+
+    /// The stage increments Z of a step by simplified Newton; false, with the report's
+    /// failure set, when the iteration fails.
+    template <class F, class State, int N, class T, int n, bool Filter>
+    CUBIE_HD static bool solve_stages(const F& f, T t, T dt, const State& y,
+                                      const tolerances<T, N>& tol,
+                                      const iteration_matrices<T, n, Filter>& matrices,
+                                      stage_vectors<State>& Z, implicit_step_report& report) {
+        using complex = cuda::std::complex<T>;
+        State weight;  // 1 / (atol + rtol |y|)
+        CUBIE_UNROLL
+        for (int c = 0; c < n; ++c) weight[c] = T(1) / error_scale(tol, y, y, c);
+        const T inverse_dt = T(1) / dt;
+        const T kappa = T(newton_kappa);
+        stage_vectors<State> W{};  // (T^-1 (x) I) Z, from Z = 0
+        T eta = 1;                 // no rate before the second iteration
+        T last_norm = 0;
+        bool converged = false;
+        for (int iteration = 0; iteration < max_newton_iterations; ++iteration) {
+            // G = (T^-1 (x) I) F((T (x) I) W), one stage's f at a time.
+            stage_vectors<State> G{};
+            static_for<stages>([&](auto i) {
+                State point, slope;
+                CUBIE_UNROLL
+                for (int c = 0; c < n; ++c) point[c] = y[c] + transform<i>(W, c);
+                f(t + T(Tableau::c[i]) * dt, point, slope);
+                static_for<stages>([&](auto k) {
+                    constexpr double w = Tableau::inverse_transformation[k][i];
+                    if constexpr (w != 0.0) {
+                        CUBIE_UNROLL
+                        for (int c = 0; c < n; ++c) G[k][c] += T(w) * slope[c];
+                    }
+                });
+            });
+            // G - h^-1 (Lambda (x) I) W, solved block by block in place: G becomes dW.
+            static_for<blocks>([&](auto block) {
+                constexpr int j = first_column<Tableau>(block);
+                const T alpha = T(Tableau::eigenvalues[block][0]) * inverse_dt;
+                if constexpr (real_block<Tableau>(block)) {
+                    CUBIE_UNROLL
+                    for (int c = 0; c < n; ++c) G[j][c] -= alpha * W[j][c];
+                    matrices.real[index_among_kind(block)].solve(G[j]);
+                } else {
+                    const T beta = T(Tableau::eigenvalues[block][1]) * inverse_dt;
+                    vector<complex, n> r;
+                    CUBIE_UNROLL
+                    for (int c = 0; c < n; ++c)
+                        r[c] = complex(G[j][c] - (alpha * W[j][c] - beta * W[j + 1][c]),
+                                       G[j + 1][c] - (beta * W[j][c] + alpha * W[j + 1][c]));
+                    matrices.complex[index_among_kind(block)].solve(r);
+                    CUBIE_UNROLL
+                    for (int c = 0; c < n; ++c) {
+                        G[j][c] = r[c].real();
+                        G[j + 1][c] = r[c].imag();
+                    }
+                }
+            });
+            ++report.newton_iterations;
+            report.linear_iterations += blocks;
+            // ||dZ||, dZ = (T (x) I) dW, over every stage and component.
+            T sum = 0;
+            static_for<stages>([&](auto i) {
+                CUBIE_UNROLL
+                for (int c = 0; c < n; ++c) {
+                    const T r = transform<i>(G, c) * weight[c];
+                    sum += r * r;
+                }
+            });
+            static_for<stages>([&](auto k) {
+                CUBIE_UNROLL
+                for (int c = 0; c < n; ++c) W[k][c] += G[k][c];
+            });
+            const T norm = cuda::std::sqrt(sum / T(stages * n));
+            if (!cuda::std::isfinite(norm)) break;
+            if (iteration > 0) {
+                const T theta = norm / last_norm;
+                if (theta >= T(1)) break;
+                const T rate_eta = theta / (T(1) - theta);
+                const int left = max_newton_iterations - 1 - iteration;
+                if (cuda::std::pow(theta, T(left)) * rate_eta * norm > kappa) break;
+                // The first ratio is no rate to converge on (see the comment at the top).
+                if (iteration > 1) eta = rate_eta;
+            }
+            last_norm = norm;
+            if (eta * norm <= kappa || norm == T(0)) {
+                converged = true;
+                break;
+            }
+        }
+        if (!converged) {
+            report.failure = step_failure::newton_divergence;
+            return false;
+        }
+        static_for<stages>([&](auto i) {
+            CUBIE_UNROLL
+            for (int c = 0; c < n; ++c) Z[i][c] = transform<i>(W, c);
+        });
+        return true;
+    }
+
+    /// y + sum_i d_i Z_i.
+    template <class State>
+    CUBIE_HD static State advance(const State& y, const stage_vectors<State>& Z) {
+        using T = typename State::value_type;
+        State y_new = y;
+        static_for<stages>([&](auto i) {
+            constexpr double d = Tableau::d[i];
+            if constexpr (d == 1.0) {
+                CUBIE_UNROLL
+                for (cuda::std::size_t c = 0; c < size_of<State>; ++c) y_new[c] += Z[i][c];
+            } else if constexpr (d != 0.0) {
+                CUBIE_UNROLL
+                for (cuda::std::size_t c = 0; c < size_of<State>; ++c) y_new[c] += T(d) * Z[i][c];
+            }
+        });
+        return y_new;
+    }
+
+    /// Hairer and Wanner's estimate (8.19), and (8.20) where (8.19) rejects, in the weighted
+    /// RMS norm. With M = (1 / (h gamma0)) I - J = (I - h gamma0 J) / (h gamma0),
+    ///   err = M^-1 (f(t, y) + (h gamma0)^-1 sum_i e_i Z_i).
+    template <class F, class State, int N, class T, int n, bool Filter>
+    CUBIE_HD static T error_norm(const F& f, T t, T dt, const State& y, const State& dydt,
+                                 const State& y_new, const tolerances<T, N>& tol,
+                                 const iteration_matrices<T, n, Filter>& matrices,
+                                 const stage_vectors<State>& Z, implicit_step_report& report) {
+        State combination{};  // (h gamma0)^-1 sum_i e_i Z_i
+        const T inverse_dt = T(1) / dt;
+        static_for<stages>([&](auto i) {
+            constexpr double e = Tableau::e[i] / Tableau::gamma0;
+            if constexpr (e != 0.0) {
+                const T w = T(e) * inverse_dt;
+                CUBIE_UNROLL
+                for (int c = 0; c < n; ++c) combination[c] += w * Z[i][c];
+            }
+        });
+        State error;
+        CUBIE_UNROLL
+        for (int c = 0; c < n; ++c) error[c] = dydt[c] + combination[c];
+        matrices.filter().solve(error);
+        ++report.linear_iterations;
+        const T norm = weighted_rms_norm(error, tol, y, y_new);
+        if (!(norm > T(1)) || !cuda::std::isfinite(norm)) return norm;
+
+        State point, slope;
+        CUBIE_UNROLL
+        for (int c = 0; c < n; ++c) point[c] = y[c] + error[c];
+        f(t, point, slope);
+        CUBIE_UNROLL
+        for (int c = 0; c < n; ++c) error[c] = slope[c] + combination[c];
+        matrices.filter().solve(error);
+        ++report.linear_iterations;
+        return weighted_rms_norm(error, tol, y, y_new);
+    }
+};
+
+}  // namespace cubie
