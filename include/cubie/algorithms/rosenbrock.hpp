@@ -46,6 +46,8 @@ struct rosenbrock {
     static constexpr const char* name = Tableau::name;
     static constexpr int stages = Tableau::stages;
     static constexpr int order = Tableau::order;
+    /// Order kept when the system's jacobian is only approximate (rosenbrock_tableau.hpp).
+    static constexpr int w_order = rosenbrock_w_order<Tableau>();
     static constexpr bool fsal = false;
     static constexpr bool implicit = true;
     static constexpr bool has_error_estimate = true;

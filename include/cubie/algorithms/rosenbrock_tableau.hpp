@@ -26,12 +26,23 @@
 //   alpha[s]                        double, stage times alpha_i = sum_j alpha_ij
 //   gamma_sum[s]                    double, gamma_i = sum_{j<=i} gamma_ij, weights of h f_t
 //   m[s], m_hat[s]                  double, weights of the solution and the embedded one
+//   w_order                         int, optional: the solution's order as a W-method (below);
+//                                   1 where a tableau states none
+//
+// W-methods (Hairer & Wanner IV.7; Steihaug & Wolfbrandt 1979) are the same formulas with J
+// replaced by an arbitrary matrix A, W = I / (h gamma) - A: an approximate or outdated
+// Jacobian. Their order conditions split each tree's Rosenbrock condition by the label of
+// every vertex with one son: meagre (a derivative of f, weight alpha_ij) or fat (A, weight
+// gamma_ij); a tree with a fat vertex must give 0, since the exact solution does not contain A.
+// A method has W-order p when its solution keeps order p for every A (1, 3, 8, 21 conditions up
+// to order 1, 2, 3, 4); every consistent method has W-order 1 and W-order p implies order p.
 //
 // `check_rosenbrock_tableau<T>()` verifies in a static_assert: a and c strictly lower,
-// gamma > 0, and, after recovering Gamma from c and (alpha_ij), b, b_hat from a, m, m_hat:
-// alpha_i = sum_j alpha_ij, gamma_i = sum_j gamma_ij, and the order conditions of b and b_hat
-// for the trees up to order 4 (up to their stated order when lower). The conditions of order 5
-// and the failure of those one order beyond are checked in 50-digit arithmetic by
+// gamma > 0, 1 <= w_order <= order, and, after recovering Gamma from c and (alpha_ij), b, b_hat
+// from a, m, m_hat: alpha_i = sum_j alpha_ij, gamma_i = sum_j gamma_ij, the order conditions of
+// b and b_hat for the trees up to order 4 (up to their stated order when lower), and the
+// W-order conditions of b up to w_order (at most 4). The conditions of order 5 and the failure
+// of those one order beyond (Rosenbrock and W) are checked in 50-digit arithmetic by
 // tests/reference/check_rosenbrock_conditions.py.
 
 #include <concepts>
@@ -167,19 +178,104 @@ constexpr bool satisfies_order_conditions(const original_form<T>& o, const doubl
     return true;
 }
 
+template <int S>
+struct stage_vector {
+    double v[S]{};
+};
+
+template <int S>
+constexpr stage_vector<S> times(const double (&m)[S][S], const stage_vector<S>& x) {
+    stage_vector<S> r;
+    for (int i = 0; i < S; ++i)
+        for (int j = 0; j < S; ++j) r.v[i] += m[i][j] * x.v[j];
+    return r;
+}
+
+template <int S>
+constexpr stage_vector<S> pointwise(const stage_vector<S>& x, const stage_vector<S>& y) {
+    stage_vector<S> r;
+    for (int i = 0; i < S; ++i) r.v[i] = x.v[i] * y.v[i];
+    return r;
+}
+
+template <int S>
+constexpr bool weighted_sum_is(const double (&w)[S], const stage_vector<S>& phi, double expected) {
+    double sum = 0, size = 0;
+    for (int i = 0; i < S; ++i) {
+        sum += w[i] * phi.v[i];
+        size += magnitude(w[i] * phi.v[i]);
+    }
+    return near(sum, expected, size);
+}
+
+/// W-order conditions sum_i w_i Phi_i(tau) = 1 / density(tau), or 0 where tau has a fat vertex,
+/// for the labelled trees up to order min(4, p): a vertex with one son is meagre (alpha_ij)
+/// or fat (gamma_ij, diagonal included), a vertex with several sons is meagre.
+template <class T>
+constexpr bool satisfies_w_order_conditions(const original_form<T>& o, const double (&w)[T::stages],
+                                            int p) {
+    constexpr int s = T::stages;
+    using column = stage_vector<s>;
+    // label(fat, x): x below a vertex with one son, meagre or fat.
+    const auto label = [&](bool fat, const column& x) {
+        return fat ? times(o.gamma, x) : times(o.alpha, x);
+    };
+    column e;
+    for (int i = 0; i < s; ++i) e.v[i] = 1;
+    if (!weighted_sum_is(w, e, 1.0)) return false;
+    if (p < 2) return true;
+    for (const bool x : {false, true})  // [tau]
+        if (!weighted_sum_is(w, label(x, e), x ? 0.0 : 1.0 / 2)) return false;
+    if (p < 3) return true;
+    const column alpha_e = times(o.alpha, e);
+    const column alpha_e2 = pointwise(alpha_e, alpha_e);
+    if (!weighted_sum_is(w, alpha_e2, 1.0 / 3)) return false;  // [tau, tau]
+    for (const bool x : {false, true})
+        for (const bool y : {false, true})  // [[tau]]
+            if (!weighted_sum_is(w, label(x, label(y, e)), x || y ? 0.0 : 1.0 / 6)) return false;
+    if (p < 4) return true;
+    if (!weighted_sum_is(w, pointwise(alpha_e2, alpha_e), 1.0 / 4)) return false;  // [tau^3]
+    for (const bool x : {false, true}) {
+        // [tau, [tau]] and [[tau, tau]]
+        if (!weighted_sum_is(w, pointwise(alpha_e, times(o.alpha, label(x, e))), x ? 0.0 : 1.0 / 8))
+            return false;
+        if (!weighted_sum_is(w, label(x, alpha_e2), x ? 0.0 : 1.0 / 12)) return false;
+    }
+    for (const bool x : {false, true})
+        for (const bool y : {false, true})
+            for (const bool z : {false, true})  // [[[tau]]]
+                if (!weighted_sum_is(w, label(x, label(y, label(z, e))),
+                                     x || y || z ? 0.0 : 1.0 / 24))
+                    return false;
+    return true;
+}
+
 }  // namespace detail::rosenbrock_checks
 
-/// True when T is a consistent Rosenbrock tableau of its stated orders (checked to order 4).
+/// The W-order T states, or 1 (every consistent method's) where it states none.
+template <rosenbrock_tableau T>
+constexpr int rosenbrock_w_order() {
+    if constexpr (requires { T::w_order; })
+        return T::w_order;
+    else
+        return 1;
+}
+
+/// True when T is a consistent Rosenbrock tableau of its stated orders and W-order (checked to
+/// order 4).
 template <rosenbrock_tableau T>
 constexpr bool check_rosenbrock_tableau() {
     namespace checks = detail::rosenbrock_checks;
+    constexpr int w_order = rosenbrock_w_order<T>();
     if (!(T::stages >= 1 && T::order >= 1 && T::embedded_order >= 1 &&
-          T::embedded_order != T::order && T::gamma > 0 && checks::strictly_lower<T>()))
+          T::embedded_order != T::order && w_order >= 1 && w_order <= T::order && T::gamma > 0 &&
+          checks::strictly_lower<T>()))
         return false;
     const checks::original_form<T> o = checks::recover_original_form<T>();
     return checks::stage_sums_match<T>(o) &&
            checks::satisfies_order_conditions<T>(o, o.b, T::order) &&
-           checks::satisfies_order_conditions<T>(o, o.b_hat, T::embedded_order);
+           checks::satisfies_order_conditions<T>(o, o.b_hat, T::embedded_order) &&
+           checks::satisfies_w_order_conditions<T>(o, o.b, w_order);
 }
 
 }  // namespace cubie

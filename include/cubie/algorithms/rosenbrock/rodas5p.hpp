@@ -4,7 +4,9 @@
 // eight stages, order 5 with an embedded solution of order 4, stiffly accurate and L-stable.
 // Coefficients as in OrdinaryDiffEq.jl's Rodas5PTableau (17 significant digits). The
 // solution is the last stage's point plus U_8 and the embedded one is that point, so the
-// error estimate is U_8. Order conditions: tests/reference/check_rosenbrock_conditions.py.
+// error estimate is U_8. Its solution is also a W-method of order 2 (order 2 with any matrix
+// in place of J), found by the checker. Order conditions:
+// tests/reference/check_rosenbrock_conditions.py.
 
 #include "cubie/algorithms/rosenbrock.hpp"
 #include "cubie/algorithms/rosenbrock_tableau.hpp"
@@ -16,6 +18,7 @@ struct rodas5p_tableau {
     static constexpr int stages = 8;
     static constexpr int order = 5;
     static constexpr int embedded_order = 4;
+    static constexpr int w_order = 2;
     static constexpr double gamma = 0.21193756319429014;
     static constexpr double a[8][8] = {
         {0, 0, 0, 0, 0, 0, 0, 0},
