@@ -1,6 +1,9 @@
 #pragma once
 // Generic diagonally implicit Runge-Kutta stepper over an SDIRK or ESDIRK tableau
-// (dirk_tableau.hpp), with a simplified Newton iteration for each implicit stage.
+// (dirk_tableau.hpp), with a simplified Newton iteration for each implicit stage whose linear
+// solver is a policy (linear/newton_linear_solver.hpp): dirk<Tableau> factors the iteration
+// matrix with dense_lu (direct_lu, the default), dirk<Tableau, newton_krylov<Method,
+// Preconditioning>> solves with it matrix-free (linear/newton_krylov.hpp).
 //
 // Stage i splits into a known part and an unknown one (Kennedy & Carpenter, NASA/TM-2016-
 // 219173, Sect. 2.2; Hairer & Wanner, Solving ODEs II, IV.8):
@@ -9,8 +12,8 @@
 //
 // and k_i = Z_i / (h gamma) rather than f(t + c_i h, Y_i): a stiff component of f would
 // multiply the iteration's error by h |lambda|. An explicit first stage takes k_1 = f(t, y).
-// Per step, one Jacobian J at (t, y) and one LU factorisation of M = I - h gamma J serve every
-// stage and every iteration (simplified Newton):
+// Per step, one linearisation J at (t, y) and one iteration matrix M = I - h gamma J serve
+// every stage and every iteration (simplified Newton):
 //
 //   M dZ = h gamma f(t + c_i h, s_i + Z) - Z,   Z += dZ,
 //
@@ -29,39 +32,88 @@
 // error. The fixed-step `step`, without tolerances, holds the iteration's error to sqrt(eps)
 // (1 + |y|) of the working precision, the accuracy of right_hand_side's difference Jacobians.
 //
+// Inexact Newton. An iterative linear solver needs a tolerance (linear/newton_krylov.hpp):
+// step_with_error asks each solve for a residual ||M dZ - r|| of at most kappa / 1000
+// (linear_tolerance_fraction) in the Newton iteration's weighted norm, so 1e-6 of the
+// tolerance. The error this leaves in dZ is M^-1 times the residual: about the residual
+// where, as for the scaled M of Robertson's and Van der Pol's steps (||M^-1|| <= 1.6 in
+// that norm), M^-1 is bounded. Kappa alone would bound it by the error the iteration
+// accepts; the further factor keeps it out of the error estimates, which the step-size
+// controller also reads where they are far below 1: on Robertson to t = 1e11 they fall to
+// 1e-4 while Newton failures limit the step, and with kappa / 20 (SUNDIALS' eplifac = 0.05)
+// Kvaerno5 with GMRES took 1618 steps instead of direct_lu's 1123, with kappa / 1000 1111
+// (rtol 1e-6; at 1e-8, 3442 and 3220 against 3222).
+// The target is absolute, not relative to ||r||: a relative 1e-2 lets the first correction
+// of a stage, often 1e9 tolerances at Robertson's late steps, err by 1e7 tolerances, which
+// drives its tiny species far off and the iteration with them (Robertson to t = 1e11 then
+// ran out of its 10^6 steps, errors of 1e7 tolerances). A residual already within the target
+// takes no iteration. The fixed-step
+// `step` has no tolerance to be inexact against, and its Newton bound above is a cap that
+// the exact direct solves undercut by far (the convergence tests see the methods' errors down
+// to 1e-13, 1e5 below it): its solves go to working precision instead (tolerance 0, which
+// newton_krylov raises to its rounding floor), so that a fixed-step Krylov method keeps the
+// direct method's errors. Direct solves are exact and ignore the tolerance.
+//
 // The calling convention is explicit_runge_kutta's: f is a right_hand_side
 // (loop/right_hand_side.hpp), dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL).
 // The method is implicit (algorithms/implicit_step.hpp): its report counts the Newton
-// iterations and one linear iteration per LU solve (one per Newton iteration). A singular
-// M (dense_lu::factor fails) fails the step with step_failure::singular_matrix, a failed
-// iteration with step_failure::newton_divergence: step_with_error returns an infinite error
-// norm, which the controllers reject with their smallest step factor, so the trajectory
-// retries with a smaller step (the iteration contracts faster, M tends to I) and ends with
-// the status of its last failure if the step underflows first; the fixed-step `step` writes
-// NaN into y_new and ends the trajectory with that status. Either way only that trajectory
-// is affected.
+// iterations and the linear iterations: one per LU solve with direct_lu (one per Newton
+// iteration), the Krylov iterations with newton_krylov. A step fails with
+//   - step_failure::singular_matrix when M is singular (direct_lu: dense_lu::factor fails);
+//   - step_failure::linear_solver_failure when a Krylov solve breaks down (M singular on the
+//     Krylov space, or a value not finite), at once;
+//   - step_failure::linear_solver_failure when the Newton iteration of a stage fails and one
+//     of its linear solves ran out of iterations (the iteration goes on with an inexact
+//     correction rather than stop, but its failure is then the linear solver's);
+//   - step_failure::newton_divergence when it fails with every linear solve converged.
+// step_with_error then returns an infinite error norm, which the controllers reject with their
+// smallest step factor, so the trajectory retries with a smaller step (the iteration contracts
+// faster, M tends to I) and ends with the status of its last failure if the step underflows
+// first; the fixed-step `step` writes NaN into y_new and ends the trajectory with that status.
+// Either way only that trajectory is affected.
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
 
+#include <type_traits>
+
 #include "cubie/algorithms/dirk_tableau.hpp"
 #include "cubie/algorithms/implicit_step.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
+#include "cubie/core/joined_name.hpp"
 #include "cubie/core/static_for.hpp"
 #include "cubie/core/vector.hpp"
-#include "cubie/linear/dense_lu.hpp"
+#include "cubie/linear/direct_lu.hpp"
+#include "cubie/linear/krylov_outcome.hpp"
+#include "cubie/linear/newton_linear_solver.hpp"
 
 namespace cubie {
 
-template <dirk_tableau Tableau>
+namespace detail {
+
+/// The tableau's name alone with the default solver, else joined with the solver's.
+template <class Tableau, class LinearSolver>
+constexpr const char* dirk_name() {
+    if constexpr (std::is_same_v<LinearSolver, direct_lu>)
+        return Tableau::name;
+    else
+        return joined_name<Tableau, LinearSolver>::value;
+}
+
+}  // namespace detail
+
+template <dirk_tableau Tableau, newton_linear_solver LinearSolver = direct_lu>
 struct dirk {
     static_assert(check_dirk_tableau<Tableau>(),
                   "inconsistent DIRK tableau: structure, row sums or order conditions fail");
 
     using tableau = Tableau;
-    static constexpr const char* name = Tableau::name;
+    using linear_solver = LinearSolver;
+    /// "kvaerno5" with direct_lu, "kvaerno5_gmres_jacobi" with newton_krylov<gmres_method<...>,
+    /// jacobi_preconditioning>.
+    static constexpr const char* name = detail::dirk_name<Tableau, LinearSolver>();
     static constexpr int stages = Tableau::stages;
     static constexpr int order = Tableau::order;
     static constexpr bool fsal = false;
@@ -81,13 +133,15 @@ struct dirk {
     /// Newton iterations per stage at most, and the fraction of the tolerance they reach.
     static constexpr int max_newton_iterations = 7;
     static constexpr double newton_kappa = 0.001;
+    /// The residual an iterative linear solve must reach, in the Newton iteration's weighted
+    /// norm, as a fraction of newton_kappa (see the top of this file).
+    static constexpr double linear_tolerance_fraction = 1e-3;
 
     /// One step without error estimate (fixed-step integration); NaN in y_new when M is
     /// singular or the iteration fails.
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
-                              State& y_new, State& /*dydt_new*/,
-                              implicit_step_report& report) {
+                              State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         // The iteration's error eta ||dZ|| then stays within sqrt(eps) (1 + |y|).
         const T scale = cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa);
@@ -95,7 +149,7 @@ struct dirk {
         CUBIE_UNROLL
         for (int i = 0; i < n; ++i) newton_tol.atol[i] = newton_tol.rtol[i] = scale;
         stage_derivatives<State> k;
-        if (compute_stages(f, t, dt, y, dydt, newton_tol, k, report)) {
+        if (compute_stages(f, t, dt, y, dydt, newton_tol, T(0), k, report)) {
             y_new = combine<stages>(y, dt, k);
         } else {
             CUBIE_UNROLL
@@ -110,7 +164,8 @@ struct dirk {
         const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& /*dydt_new*/,
         const tolerances<T, N>& tol, implicit_step_report& report) {
         stage_derivatives<State> k;
-        if (!compute_stages(f, t, dt, y, dydt, tol, k, report)) {
+        const T linear_tolerance = T(newton_kappa * linear_tolerance_fraction);
+        if (!compute_stages(f, t, dt, y, dydt, tol, linear_tolerance, k, report)) {
             y_new = y;
             return cuda::std::numeric_limits<T>::infinity();
         }
@@ -150,25 +205,17 @@ private:
         return sum;
     }
 
-    /// The stage derivatives k of a step from (t, y); false when M is singular or an
-    /// iteration fails.
+    /// The stage derivatives k of a step from (t, y); false when M is singular, a linear
+    /// solve breaks down or an iteration fails (report.failure says which).
     template <class F, class State, int N, class T>
     CUBIE_HD static bool compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
-                                        const tolerances<T, N>& tol, stage_derivatives<State>& k,
-                                        implicit_step_report& report) {
+                                        const tolerances<T, N>& tol, T linear_tolerance,
+                                        stage_derivatives<State>& k, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
-        using lu_type = dense_lu<T, n>;
-        typename lu_type::matrix M;
-        f.jacobian(t, y, dydt, M);
+        using matrix_type = typename LinearSolver::template iteration_matrix<F, State>;
         const T h_gamma = dt * T(Tableau::gamma);
-        CUBIE_UNROLL
-        for (int i = 0; i < n; ++i) {
-            CUBIE_UNROLL
-            for (int j = 0; j < n; ++j) M[i][j] *= -h_gamma;
-            M[i][i] += T(1);
-        }
-        lu_type lu;
-        if (!lu.factor(M)) {
+        const matrix_type M(f, t, y, dydt, h_gamma, tol);
+        if (!M.valid()) {
             report.failure = step_failure::singular_matrix;
             return false;
         }
@@ -176,7 +223,9 @@ private:
         const T inverse_h_gamma = T(1) / h_gamma;
         const T kappa = T(newton_kappa);
         bool converged = true;
-        State previous = dydt;  // k of the previous stage
+        bool broke_down = false;  // a linear solve broke down
+        bool inexact = false;     // a linear solve of the failing stage ran out of iterations
+        State previous = dydt;    // k of the previous stage
         static_for<stages>([&](auto s) {
             if (!converged) return;
             if constexpr (s == 0 && explicit_first_stage<Tableau>()) {
@@ -189,6 +238,7 @@ private:
                 for (int i = 0; i < n; ++i) Z[i] = h_gamma * previous[i];
                 T eta = 1;  // no rate before the second iteration
                 converged = false;
+                inexact = false;
                 T last_norm = 0;
                 for (int iteration = 0; iteration < max_newton_iterations; ++iteration) {
                     State point, dZ;
@@ -197,9 +247,13 @@ private:
                     f(t_stage, point, dZ);
                     CUBIE_UNROLL
                     for (int i = 0; i < n; ++i) dZ[i] = h_gamma * dZ[i] - Z[i];
-                    lu.solve(dZ);
+                    const krylov_outcome outcome = M.solve(dZ, linear_tolerance, report);
                     ++report.newton_iterations;
-                    ++report.linear_iterations;
+                    if (outcome == krylov_outcome::breakdown) {
+                        broke_down = true;
+                        break;
+                    }
+                    if (outcome == krylov_outcome::max_iterations) inexact = true;
                     CUBIE_UNROLL
                     for (int i = 0; i < n; ++i) Z[i] += dZ[i];
                     const T norm = weighted_rms_norm(dZ, tol, y, y);
@@ -222,7 +276,9 @@ private:
             }
             previous = k[s];
         });
-        if (!converged) report.failure = step_failure::newton_divergence;
+        if (!converged)
+            report.failure = broke_down || inexact ? step_failure::linear_solver_failure
+                                                   : step_failure::newton_divergence;
         return converged;
     }
 };

@@ -17,6 +17,17 @@
 // 1 - mu^(K+1) for the eigenvalues mu of G: clustered around 1 more tightly with each
 // order. Otherwise the truncated series may amplify the residual or be singular; K = 0 is
 // jacobi_preconditioner.
+//
+// Newton-Krylov methods (linear/newton_krylov.hpp) choose one by a preconditioning policy,
+// a type with
+//
+//   name                                    const char*, for the method's name
+//   uses_diagonal                           bool: the method must find diag(A) per step
+//   make(jacobi, apply)                     the preconditioner for A given by apply(v, Av),
+//                                           from diag(A)'s jacobi_preconditioner (ignored
+//                                           when uses_diagonal is false)
+//
+// identity_preconditioning, jacobi_preconditioning and neumann_preconditioning<K>.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -95,5 +106,38 @@ CUBIE_HD neumann_preconditioner<T, N, K, Apply> make_neumann_preconditioner(
     const jacobi_preconditioner<T, N>& jacobi, const Apply& apply) {
     return {jacobi, apply};
 }
+
+/// Preconditioning policies of newton_krylov (see above).
+struct identity_preconditioning {
+    static constexpr const char* name = "identity";
+    static constexpr bool uses_diagonal = false;
+    template <class T, int N, class Apply>
+    CUBIE_HD static identity_preconditioner make(const jacobi_preconditioner<T, N>&, const Apply&) {
+        return {};
+    }
+};
+
+struct jacobi_preconditioning {
+    static constexpr const char* name = "jacobi";
+    static constexpr bool uses_diagonal = true;
+    template <class T, int N, class Apply>
+    CUBIE_HD static const jacobi_preconditioner<T, N>& make(
+        const jacobi_preconditioner<T, N>& jacobi, const Apply&) {
+        return jacobi;
+    }
+};
+
+/// The Neumann series to order K: K applications of A per application of P.
+template <int K>
+struct neumann_preconditioning {
+    static_assert(K >= 0, "the Neumann series needs an order of at least 0");
+    static constexpr const char* name = "neumann";
+    static constexpr bool uses_diagonal = true;
+    template <class T, int N, class Apply>
+    CUBIE_HD static neumann_preconditioner<T, N, K, Apply> make(
+        const jacobi_preconditioner<T, N>& jacobi, const Apply& apply) {
+        return {jacobi, apply};
+    }
+};
 
 }  // namespace cubie

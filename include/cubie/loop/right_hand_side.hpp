@@ -12,6 +12,23 @@
 // the typical magnitude of a state or time near zero. Each increment is then replaced by
 // (x + h) - x, the step the perturbed argument really took, so that rounding x + h does not
 // add an error of order eps |x| / h to the difference quotient.
+//
+// Matrix-free methods ask for J v alone (jvp): the system's own jvp where it has one, else
+// the directional difference (f(t, y + e v) - f(t, y)) / e with
+//
+//   e = sqrt(eps) * sum_i max(|y_i|, 1) |v_i| / sum_i v_i^2,
+//
+// computed on v / max_i |v_i| (so that neither sum overflows or underflows) and scaled back.
+// It is the column increment's rule along v: for v = e_j it is exactly h_j, and in general
+// the step e v moves each component by sqrt(eps) times its scale max(|y_i|, 1) on average
+// over v's weight |v_i| (the choice of Dennis and Schnabel, Numerical Methods for
+// Unconstrained Optimization, 5.6, with |y| for y so that no cancellation in y . v can
+// shrink the step). Only the components v moves enter, so a large component that v leaves
+// alone does not inflate e. The step cannot be replaced by the one taken, as for a column:
+// with w = v / max_i |v_i|, rounding y_i + e w_i errs by up to eps |y_i| / 2, which adds up
+// to |J_ki| eps |y_i| / (2 e) to (J w)_k, negligible unless w_i is small against the rest of
+// w relative to its scale. v = 0 gives J v = 0 without evaluating f, and a v that is not
+// finite gives NaN (a Krylov solver then stops).
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>
@@ -82,6 +99,97 @@ struct right_hand_side {
                 perturbed[j] = y[j];
                 CUBIE_UNROLL
                 for (int i = 0; i < System::n_states; ++i) J[i][j] = (f[i] - dydt[i]) * inverse_h;
+            }
+        }
+    }
+
+    static constexpr bool analytic_jvp = has_jvp<System>;
+
+    /// Jv = J v at (t, y): the system's own jvp when it has one (drivers at t, held fixed as
+    /// in jacobian), else the directional forward difference above, one f evaluation, from
+    /// dydt = f(t, y) the caller already has.
+    CUBIE_HD void jvp(value_type t, const state_type& y, const state_type& dydt,
+                      const state_type& v, state_type& Jv) const {
+        if constexpr (analytic_jvp) {
+            drivers_t<System> d{};
+            if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+            system.jvp(t, y, parameters, d, v, Jv);
+        } else {
+            value_type largest = 0;
+            bool finite = true;
+            CUBIE_UNROLL
+            for (int i = 0; i < System::n_states; ++i) {
+                finite = finite && cuda::std::isfinite(v[i]);
+                largest = cuda::std::fmax(largest, cuda::std::fabs(v[i]));
+            }
+            if (!finite || largest == value_type(0)) {
+                const value_type fill =
+                    finite ? value_type(0) : cuda::std::numeric_limits<value_type>::quiet_NaN();
+                CUBIE_UNROLL
+                for (int i = 0; i < System::n_states; ++i) Jv[i] = fill;
+                return;
+            }
+            const value_type inverse_largest = value_type(1) / largest;
+            state_type direction;  // v / max |v_i|: its largest component is +-1
+            value_type weighted = 0, squared = 0;
+            CUBIE_UNROLL
+            for (int i = 0; i < System::n_states; ++i) {
+                direction[i] = v[i] * inverse_largest;
+                weighted += cuda::std::fmax(cuda::std::fabs(y[i]), value_type(1)) *
+                            cuda::std::fabs(direction[i]);
+                squared += direction[i] * direction[i];
+            }
+            const value_type e = cuda::std::sqrt(cuda::std::numeric_limits<value_type>::epsilon()) *
+                                 weighted / squared;
+            state_type perturbed;
+            CUBIE_UNROLL
+            for (int i = 0; i < System::n_states; ++i) perturbed[i] = y[i] + e * direction[i];
+            state_type f;
+            (*this)(t, perturbed, f);
+            const value_type scale = largest / e;
+            CUBIE_UNROLL
+            for (int i = 0; i < System::n_states; ++i) Jv[i] = (f[i] - dydt[i]) * scale;
+        }
+    }
+
+    /// The diagonal of J at (t, y), for Jacobi preconditioning, where possible without the
+    /// N^2 values of J:
+    ///   - with the system's jvp, its products with the N unit vectors: N jvps, though once
+    ///     inlined and unrolled the zero components of e_j fold away and little more than
+    ///     J's diagonal terms remain;
+    ///   - with a jacobian but no jvp, J's diagonal: J is formed once, N^2 values for the
+    ///     moment (such hand-written systems are small);
+    ///   - else the diagonal of the forward-difference Jacobian, the same values as
+    ///     jacobian's from the same N f evaluations, from dydt = f(t, y).
+    CUBIE_HD void jacobian_diagonal(value_type t, const state_type& y, const state_type& dydt,
+                                    state_type& diagonal) const {
+        if constexpr (analytic_jvp) {
+            drivers_t<System> d{};
+            if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+            CUBIE_UNROLL
+            for (int j = 0; j < System::n_states; ++j) {
+                state_type unit{}, column;
+                unit[j] = value_type(1);
+                system.jvp(t, y, parameters, d, unit, column);
+                diagonal[j] = column[j];
+            }
+        } else if constexpr (analytic_jacobian) {
+            jacobian_t<System> J;
+            jacobian(t, y, dydt, J);
+            CUBIE_UNROLL
+            for (int j = 0; j < System::n_states; ++j) diagonal[j] = J[j][j];
+        } else {
+            drivers_t<System> d{};
+            if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+            state_type perturbed = y;
+            CUBIE_UNROLL
+            for (int j = 0; j < System::n_states; ++j) {
+                perturbed[j] = detail::difference_point(y[j]);
+                const value_type inverse_h = value_type(1) / (perturbed[j] - y[j]);
+                state_type f;
+                system.rhs(t, perturbed, parameters, d, f);
+                perturbed[j] = y[j];
+                diagonal[j] = (f[j] - dydt[j]) * inverse_h;
             }
         }
     }

@@ -6,6 +6,7 @@
 
 #include "cubie/algorithms/dirk.hpp"
 #include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/linear/newton_krylov.hpp"
 
 namespace cubie {
 
@@ -29,5 +30,15 @@ struct hairer_wanner_sdirk4_tableau {
 static_assert(check_dirk_tableau<hairer_wanner_sdirk4_tableau>());
 
 using hairer_wanner_sdirk4 = dirk<hairer_wanner_sdirk4_tableau>;
+
+/// hairer_wanner_sdirk4 with matrix-free Newton-Krylov solves (linear/newton_krylov.hpp) for
+/// larger systems: restarted GMRES with Jacobi preconditioning, and BiCGSTAB with a
+/// second-order Neumann preconditioner. Other choices: dirk<hairer_wanner_sdirk4_tableau,
+/// newton_krylov<Method, Preconditioning>>.
+using hairer_wanner_sdirk4_gmres =
+    dirk<hairer_wanner_sdirk4_tableau, newton_krylov<gmres_method<>, jacobi_preconditioning>>;
+using hairer_wanner_sdirk4_bicgstab =
+    dirk<hairer_wanner_sdirk4_tableau,
+         newton_krylov<bicgstab_method<>, neumann_preconditioning<2>>>;
 
 }  // namespace cubie

@@ -9,6 +9,7 @@
 
 #include "cubie/algorithms/dirk.hpp"
 #include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/linear/newton_krylov.hpp"
 
 namespace cubie {
 
@@ -33,5 +34,13 @@ struct kvaerno3_tableau {
 static_assert(check_dirk_tableau<kvaerno3_tableau>());
 
 using kvaerno3 = dirk<kvaerno3_tableau>;
+
+/// kvaerno3 with matrix-free Newton-Krylov solves (linear/newton_krylov.hpp) for larger systems:
+/// restarted GMRES with Jacobi preconditioning, and BiCGSTAB with a second-order Neumann
+/// preconditioner. Other choices: dirk<kvaerno3_tableau, newton_krylov<Method, Preconditioning>>.
+using kvaerno3_gmres =
+    dirk<kvaerno3_tableau, newton_krylov<gmres_method<>, jacobi_preconditioning>>;
+using kvaerno3_bicgstab =
+    dirk<kvaerno3_tableau, newton_krylov<bicgstab_method<>, neumann_preconditioning<2>>>;
 
 }  // namespace cubie

@@ -8,6 +8,7 @@
 
 #include "cubie/algorithms/dirk.hpp"
 #include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/linear/newton_krylov.hpp"
 
 namespace cubie {
 
@@ -45,5 +46,13 @@ struct kvaerno5_tableau {
 static_assert(check_dirk_tableau<kvaerno5_tableau>());
 
 using kvaerno5 = dirk<kvaerno5_tableau>;
+
+/// kvaerno5 with matrix-free Newton-Krylov solves (linear/newton_krylov.hpp) for larger systems:
+/// restarted GMRES with Jacobi preconditioning, and BiCGSTAB with a second-order Neumann
+/// preconditioner. Other choices: dirk<kvaerno5_tableau, newton_krylov<Method, Preconditioning>>.
+using kvaerno5_gmres =
+    dirk<kvaerno5_tableau, newton_krylov<gmres_method<>, jacobi_preconditioning>>;
+using kvaerno5_bicgstab =
+    dirk<kvaerno5_tableau, newton_krylov<bicgstab_method<>, neumann_preconditioning<2>>>;
 
 }  // namespace cubie
