@@ -288,14 +288,20 @@ TEST_CASE_TEMPLATE("dense_lu reports singular matrices", T, float, double) {
     CHECK_FALSE(factors<T, 3>({{{T(1), T(2), T(3)}, {T(4), T(5), T(6)}, {T(7), T(8), T(9)}}}));
 }
 
-TEST_CASE_TEMPLATE("dense_lu draws the singularity line at N eps max|a_ij|", T, float, double) {
-    // N = 2: a pivot must exceed 2 eps times the largest entry, and be a normal number.
+TEST_CASE_TEMPLATE("dense_lu draws the singularity line at N eps times the pivot row's scale", T,
+                   float, double) {
+    // N = 2: eliminating row 0 from row 1 of {{1, 1}, {1, 1 + d}} leaves the pivot d exactly,
+    // which must exceed 2 eps (1 + d), and be a normal number.
     const T eps = std::numeric_limits<T>::epsilon();
     const T smallest = std::numeric_limits<T>::min();
-    CHECK(factors<T, 2>({{{T(1), T(0)}, {T(0), T(3) * eps}}}));
-    CHECK_FALSE(factors<T, 2>({{{T(1), T(0)}, {T(0), T(2) * eps}}}));
+    CHECK(factors<T, 2>({{{T(1), T(1)}, {T(1), T(1) + T(3) * eps}}}));
+    CHECK_FALSE(factors<T, 2>({{{T(1), T(1)}, {T(1), T(1) + T(2) * eps}}}));
     CHECK(factors<T, 2>({{{smallest, T(0)}, {T(0), smallest}}}));
     CHECK_FALSE(factors<T, 2>({{{smallest / 4, T(0)}, {T(0), smallest / 4}}}));  // subnormal
+    // Each row by its own scale: rows 1e20 apart (I - h gamma J of stiff chemistry) are
+    // regular, though their entries span far more than 1 / (N eps).
+    CHECK(factors<T, 2>({{{T(1e20), T(5e19)}, {T(0.5), T(1)}}}));
+    CHECK(factors<T, 3>({{{T(1), T(0.5), T(0)}, {T(0), T(1e20), T(0)}, {T(0.25), T(0), T(1)}}}));
 }
 
 TEST_CASE_TEMPLATE("dense_lu rejects NaN and Inf", T, float, double) {

@@ -6,6 +6,7 @@
 //   systems/      the System concept and hand-written example systems
 //   algorithms/   Butcher tableaus and the explicit Runge-Kutta stepper
 //   controllers/  fixed, I, PI, PID and Gustafsson step-size control
+//   linear/       dense LU, GMRES and BiCGSTAB; the Newton linear solvers of implicit methods
 //   loop/         integrate(): one trajectory, callable from user kernels
 //   outputs/      output policies: saved series, observables, counters, summary metrics
 //   batch/        solver<System, Algorithm, Controller, Outputs...>: validated batch solves
@@ -32,15 +33,23 @@
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/algorithms/explicit/vern7.hpp"
 #include "cubie/algorithms/explicit/vern9.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/gauss_legendre_2.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/radau_iia_3.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
+#include "cubie/algorithms/rosenbrock/rodas23w.hpp"
 #include "cubie/algorithms/rosenbrock/rodas3p.hpp"
 #include "cubie/algorithms/rosenbrock/rodas4.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
+#include "cubie/algorithms/rosenbrock/ros34pw2.hpp"
+#include "cubie/algorithms/rosenbrock/ros34pw3.hpp"
 #include "cubie/algorithms/rosenbrock/ros3p.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
 #include "cubie/batch/solver.hpp"
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
 #include "cubie/io/write_result.hpp"
+#include "cubie/linear/newton_krylov.hpp"
 #include "cubie/loop/integrate.hpp"
 #include "cubie/outputs/output_policies.hpp"
 #include "cubie/outputs/summary_metrics.hpp"

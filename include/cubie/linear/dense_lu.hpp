@@ -23,15 +23,17 @@
 // Singular to working precision: factor() fails when a pivot, the largest magnitude left
 // in its column, is
 //   - not finite, zero or subnormal (no usable reciprocal), or
-//   - at most N * eps * max|a_ij| (eps: machine epsilon, a_ij: the matrix given).
-// The rounding errors of the elimination perturb A by about N * eps * max|a_ij| (times the
-// pivot growth, small in practice), so a pivot below that cannot be told from zero: A is
-// within rounding distance of a singular matrix, and an exactly rank-deficient matrix
-// leaves pivots of that size rather than exact zeros. The price is that a regular matrix
-// whose entries span more than 1 / (N eps) in magnitude counts as singular; for I - h
-// gamma J that happens only for very large h J, and a smaller step restores the scale. A
-// matrix holding Inf fails at once (the bound is infinite); NaN stays in the part still to
-// be eliminated, so at the latest it is the last pivot.
+//   - at most N * eps * max_j |a_pj| (eps: machine epsilon, p: the pivot's row of the
+//     matrix given).
+// The rounding errors of eliminating row p perturb it by about N * eps times its own scale
+// (times the pivot growth, small in practice), so a pivot below that cannot be told from
+// zero: A is within rounding distance of a singular matrix, and an exactly rank-deficient
+// matrix leaves pivots of that size rather than exact zeros. Each row is judged by its own
+// scale, not by the whole matrix's: the rows of I - h gamma J of stiff chemistry differ by
+// the ratio of its rate constants (up to 1e15 for Pollution), more than 1 / (N eps) in
+// float, and a bound from the largest entry would call every such matrix singular. A row
+// holding Inf fails when it is reached (its bound is infinite); NaN stays in the part still
+// to be eliminated, so at the latest it is the last pivot.
 //
 // The elements are float or double, or, with linear/complex_dense_lu.hpp included,
 // cuda::std::complex of either (the complex iteration matrices of implicit Runge-Kutta
@@ -89,12 +91,13 @@ public:
     CUBIE_HD bool factor(const matrix& A) {
         using limits = cuda::std::numeric_limits<real>;
         lu_ = A;
-        real largest = 0;
+        vector<real, N> negligible;  // per row, moved with it
         for_each_from(0, [&](int i) {
+            real largest = 0;
             for_each_from(
                 0, [&](int j) { largest = cuda::std::fmax(largest, element::magnitude(A[i][j])); });
+            negligible[i] = real(N) * limits::epsilon() * largest;
         });
-        const real negligible = real(N) * limits::epsilon() * largest;
 
         // A rejected pivot ends the factorisation: the later steps return at once.
         bool regular = true;
@@ -109,12 +112,15 @@ public:
                     p = i;
                 }
             });
-            regular = pivot > negligible && pivot >= limits::min() && pivot <= limits::max();
+            for_each_from(k + 1, [&](int i) {
+                if (i == p) {
+                    for_each_from(k, [&](int j) { cuda::std::swap(lu_[k][j], lu_[i][j]); });
+                    cuda::std::swap(negligible[k], negligible[i]);
+                }
+            });
+            regular = pivot > negligible[k] && pivot >= limits::min() && pivot <= limits::max();
             if (!regular) return;
             pivot_[k] = p;
-            for_each_from(k + 1, [&](int i) {
-                if (i == p) for_each_from(k, [&](int j) { cuda::std::swap(lu_[k][j], lu_[i][j]); });
-            });
             // The diagonal keeps 1 / u_kk: solve() multiplies instead of dividing.
             const T inverse = element::reciprocal(lu_[k][k]);
             lu_[k][k] = inverse;

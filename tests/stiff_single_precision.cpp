@@ -1,0 +1,54 @@
+// Stiff methods in float on Pollution, whose I - h gamma J has rows 1e15 apart in scale (rate
+// constants from 1e-3 to 4.4e11): every family must factor it and solve to the requested
+// tolerance against the float64 reference (reference/stiff_reference.csv), as in double.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cubie/algorithms/dirk/kvaerno5.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
+#include "cubie/algorithms/rosenbrock/rodas5p.hpp"
+#include "cubie/controllers/gustafsson_controller.hpp"
+#include "support/stiff_reference.hpp"
+
+using namespace cubie;
+using cubie::testing::reference_state;
+using cubie::testing::test_backend;
+
+namespace {
+
+template <class Algorithm, class Controller = pi_controller>
+void check_float_pollution() {
+    using pollution = catalogue::pollution<float>;
+    constexpr double rtol = 1e-4, atol = 1e-8;
+    solve_settings<Controller> settings;
+    settings.t_end = 60;
+    settings.dt = 60.0 / 1024;
+    settings.rtol = {rtol};
+    settings.atol = {atol};
+    const std::vector<float> y0(pollution::default_state.begin(), pollution::default_state.end());
+    const std::vector<float> k1{0.35f};
+    const auto result =
+        solver<pollution, Algorithm, Controller>{}.solve({1, y0, k1}, settings, test_backend{});
+    INFO(Algorithm::name << ": " << result.status_message(0) << ", " << result.accepted_steps[0]
+                         << " accepted, " << result.rejected_steps[0] << " rejected");
+    REQUIRE(result.statuses[0] == status::success);
+    const std::vector<double> reference = reference_state("pollution", 60);
+    double worst = 0;
+    for (std::size_t i = 0; i < reference.size(); ++i)
+        worst = std::fmax(worst, std::abs(double(result.final_state(int(i), 0)) - reference[i]) /
+                                     (atol + rtol * std::abs(reference[i])));
+    INFO("error " << worst << " x tolerance");
+    CHECK(worst < 2);
+}
+
+}  // namespace
+
+TEST_CASE("rodas5p, kvaerno5 and radau_iia_5 solve Pollution in float") {
+    check_float_pollution<rodas5p>();
+    check_float_pollution<kvaerno5>();
+    check_float_pollution<radau_iia_5, gustafsson_controller>();
+}
