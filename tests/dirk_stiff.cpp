@@ -16,49 +16,16 @@
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/loop/right_hand_side.hpp"
+#include "support/failing_steps.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::cubic_decay;
+using cubie::testing::cubic_decay_solution;
 using cubie::testing::check_pollution_reference;
 using cubie::testing::check_stiff_references;
 using cubie::testing::test_backend;
-
-namespace {
-
-/// y' = -p y^3, y(0) = 1: y = 1 / sqrt(1 + 2 p t). For h gamma p >> 1 the stage value is
-/// far below y while the simplified Newton iteration keeps the slope -3 p y^2 of the step's
-/// start: it contracts too slowly, or diverges from its explicit first guess, and the step
-/// fails although M = 1 + 3 h gamma p is regular.
-template <class T>
-struct cubic_decay {
-    using value_type = T;
-    static constexpr int n_states = 1;
-    static constexpr int n_parameters = 1;  // p
-    static constexpr int n_observables = 0;
-    static constexpr int n_drivers = 0;
-    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
-    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
-
-    CUBIE_HD void rhs(T, const state_t<cubic_decay>& y, const parameters_t<cubic_decay>& p,
-                      const drivers_t<cubic_decay>&, state_t<cubic_decay>& dydt) const {
-        dydt[0] = -p[0] * y[0] * y[0] * y[0];
-    }
-    CUBIE_HD void jacobian(T, const state_t<cubic_decay>& y, const parameters_t<cubic_decay>& p,
-                           const drivers_t<cubic_decay>&, jacobian_t<cubic_decay>& J) const {
-        J[0][0] = -3 * p[0] * y[0] * y[0];
-    }
-    CUBIE_HD void time_derivative(T, const state_t<cubic_decay>&, const parameters_t<cubic_decay>&,
-                                  const drivers_t<cubic_decay>&, state_t<cubic_decay>& dfdt) const {
-        dfdt[0] = 0;
-    }
-};
-
-double cubic_decay_solution(double p, double t) {
-    return 1 / std::sqrt(1 + 2 * p * t);
-}
-
-}  // namespace
 
 // Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp).
 TEST_CASE(

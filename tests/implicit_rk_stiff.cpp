@@ -20,65 +20,19 @@
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
 #include "cubie/loop/right_hand_side.hpp"
+#include "support/failing_steps.hpp"
 #include "support/stiff_problems.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::relaxation;
+using cubie::testing::cubic_decay;
+using cubie::testing::cubic_decay_solution;
 using cubie::testing::check_stiff_references;
 using cubie::testing::test_backend;
 
 namespace {
-
-/// y' = p (y - 1): y = 1 stays put for any p. The iteration matrix of a real eigenvalue
-/// gamma of A^-1, gamma / h - p, is singular exactly when h p = gamma (exactly in floating
-/// point for h = 1/2 and p = 2 gamma); a complex pair's never is.
-template <class T>
-struct relaxation {
-    using value_type = T;
-    static constexpr int n_states = 1;
-    static constexpr int n_parameters = 1;  // p
-    static constexpr int n_observables = 0;
-    static constexpr int n_drivers = 0;
-    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
-    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
-
-    CUBIE_HD void rhs(T, const state_t<relaxation>& y, const parameters_t<relaxation>& p,
-                      const drivers_t<relaxation>&, state_t<relaxation>& dydt) const {
-        dydt[0] = p[0] * (y[0] - 1);
-    }
-    CUBIE_HD void jacobian(T, const state_t<relaxation>&, const parameters_t<relaxation>& p,
-                           const drivers_t<relaxation>&, jacobian_t<relaxation>& J) const {
-        J[0][0] = p[0];
-    }
-};
-
-/// y' = -p y^3, y(0) = 1: y = 1 / sqrt(1 + 2 p t). For h p >> 1 the stages lie far below
-/// y while the simplified Newton iteration keeps the slope -3 p y^2 of the step's start: from
-/// Z = 0 it diverges, and the step fails although every iteration matrix is regular.
-template <class T>
-struct cubic_decay {
-    using value_type = T;
-    static constexpr int n_states = 1;
-    static constexpr int n_parameters = 1;  // p
-    static constexpr int n_observables = 0;
-    static constexpr int n_drivers = 0;
-    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
-    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
-
-    CUBIE_HD void rhs(T, const state_t<cubic_decay>& y, const parameters_t<cubic_decay>& p,
-                      const drivers_t<cubic_decay>&, state_t<cubic_decay>& dydt) const {
-        dydt[0] = -p[0] * y[0] * y[0] * y[0];
-    }
-    CUBIE_HD void jacobian(T, const state_t<cubic_decay>& y, const parameters_t<cubic_decay>& p,
-                           const drivers_t<cubic_decay>&, jacobian_t<cubic_decay>& J) const {
-        J[0][0] = -3 * p[0] * y[0] * y[0];
-    }
-};
-
-double cubic_decay_solution(double p, double t) {
-    return 1 / std::sqrt(1 + 2 * p * t);
-}
 
 /// The stiff pair's exact solution (support/stiff_problems.hpp), lambda = 1000.
 double stiff_pair_solution(int component, double t) {

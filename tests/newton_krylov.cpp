@@ -28,12 +28,15 @@
 #include "cubie/linear/newton_krylov.hpp"
 #include "cubie/loop/right_hand_side.hpp"
 #include "cubie/systems/harmonic_oscillator.hpp"
+#include "support/failing_steps.hpp"
 #include "support/convergence.hpp"
 #include "support/stiff_problems.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::relaxation;
+using cubie::testing::cubic_decay;
 using namespace cubie::testing;
 
 namespace {
@@ -46,56 +49,6 @@ static_assert(std::string_view(kvaerno5::name) == "kvaerno5");
 static_assert(std::string_view(kvaerno5_gmres::name) == "kvaerno5_gmres_jacobi");
 static_assert(std::string_view(kvaerno5_bicgstab::name) == "kvaerno5_bicgstab_neumann");
 static_assert(std::is_same_v<kvaerno5::linear_solver, direct_lu>);
-
-/// y' = p (y - 1), with its Jacobian and jvp: M = 1 - h gamma p is exactly zero when h gamma p
-/// = 1 in powers of two (J v = p v and h gamma p v = v without rounding), while a state y != 1
-/// keeps the Newton right-hand side away from zero, so a Krylov solve must break down.
-template <class T>
-struct relaxation {
-    using value_type = T;
-    static constexpr int n_states = 1;
-    static constexpr int n_parameters = 1;  // p
-    static constexpr int n_observables = 0;
-    static constexpr int n_drivers = 0;
-    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
-    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
-
-    CUBIE_HD void rhs(T, const state_t<relaxation>& y, const parameters_t<relaxation>& p,
-                      const drivers_t<relaxation>&, state_t<relaxation>& dydt) const {
-        dydt[0] = p[0] * (y[0] - 1);
-    }
-    CUBIE_HD void jacobian(T, const state_t<relaxation>&, const parameters_t<relaxation>& p,
-                           const drivers_t<relaxation>&, jacobian_t<relaxation>& J) const {
-        J[0][0] = p[0];
-    }
-    CUBIE_HD void jvp(T, const state_t<relaxation>&, const parameters_t<relaxation>& p,
-                      const drivers_t<relaxation>&, const state_t<relaxation>& v,
-                      state_t<relaxation>& Jv) const {
-        Jv[0] = p[0] * v[0];
-    }
-    CUBIE_HD void time_derivative(T, const state_t<relaxation>&, const parameters_t<relaxation>&,
-                                  const drivers_t<relaxation>&, state_t<relaxation>& dfdt) const {
-        dfdt[0] = 0;
-    }
-};
-
-/// y' = -p y^3 (as in dirk_stiff.cpp): for h gamma p >> 1 the simplified Newton iteration
-/// diverges from its explicit first guess although every linear solve is exact.
-template <class T>
-struct cubic_decay {
-    using value_type = T;
-    static constexpr int n_states = 1;
-    static constexpr int n_parameters = 1;  // p
-    static constexpr int n_observables = 0;
-    static constexpr int n_drivers = 0;
-    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
-    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
-
-    CUBIE_HD void rhs(T, const state_t<cubic_decay>& y, const parameters_t<cubic_decay>& p,
-                      const drivers_t<cubic_decay>&, state_t<cubic_decay>& dydt) const {
-        dydt[0] = -p[0] * y[0] * y[0] * y[0];
-    }
-};
 
 /// One step_with_error of Method from (0, y) with step h, and its report.
 template <class Method, class System>

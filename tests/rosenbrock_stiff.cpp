@@ -14,44 +14,16 @@
 #include "cubie/catalogue/van_der_pol.hpp"
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
+#include "support/failing_steps.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::relaxation;
 using cubie::testing::check_pollution_reference;
 using cubie::testing::check_ring_modulator_reference;
 using cubie::testing::check_stiff_references;
 using cubie::testing::test_backend;
-
-namespace {
-
-/// y' = p (y - 1): y = 1 stays put for any p, and W = 1 / (h gamma) - p is singular
-/// exactly when h gamma p = 1.
-template <class T>
-struct relaxation {
-    using value_type = T;
-    static constexpr int n_states = 1;
-    static constexpr int n_parameters = 1;  // p
-    static constexpr int n_observables = 0;
-    static constexpr int n_drivers = 0;
-    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
-    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
-
-    CUBIE_HD void rhs(T, const state_t<relaxation>& y, const parameters_t<relaxation>& p,
-                      const drivers_t<relaxation>&, state_t<relaxation>& dydt) const {
-        dydt[0] = p[0] * (y[0] - 1);
-    }
-    CUBIE_HD void jacobian(T, const state_t<relaxation>&, const parameters_t<relaxation>& p,
-                           const drivers_t<relaxation>&, jacobian_t<relaxation>& J) const {
-        J[0][0] = p[0];
-    }
-    CUBIE_HD void time_derivative(T, const state_t<relaxation>&, const parameters_t<relaxation>&,
-                                  const drivers_t<relaxation>&, state_t<relaxation>& dfdt) const {
-        dfdt[0] = 0;
-    }
-};
-
-}  // namespace
 
 // Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp); measured:
 // at most 0.12 tol on Robertson, 0.81 tol on Van der Pol. The references agree with LSODA to

