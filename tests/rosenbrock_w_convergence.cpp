@@ -21,7 +21,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -97,33 +96,16 @@ struct damped_rotation_problem {
     }
 };
 
-/// The slope of log(error) over log(dt) for n_coarsest * 2^k steps, k < points, with the
-/// approximate Jacobian: Algorithm's W-order within 0.2 (check_convergence_order's measure).
+/// Algorithm's order with the approximate Jacobian is its W-order within 0.2
+/// (check_convergence_order's measure).
 template <class Algorithm>
 void check_w_order(int n_coarsest, int points) {
     const damped_rotation_problem<jacobian_kind::approximate> problem;
-    std::vector<double> x, y;
-    std::ostringstream sweep;
-    sweep.precision(3);
-    for (int k = 0; k < points; ++k) {
-        const int n = n_coarsest << k;
-        const double err = problem.template error<Algorithm>(n);
-        sweep << " " << n << " steps: " << err << ";";
-        x.push_back(std::log(1.0 / n));
-        y.push_back(std::log(err));
-    }
-    const double m = static_cast<double>(x.size());
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        sx += x[i];
-        sy += y[i];
-        sxx += x[i] * x[i];
-        sxy += x[i] * y[i];
-    }
-    const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+    std::string sweep;
+    const double slope = measured_order<Algorithm>(problem, n_coarsest, points, sweep);
     INFO(std::string(Algorithm::name)
          << " with an approximate Jacobian: measured order " << slope << ", W-order "
-         << Algorithm::w_order << " (order " << Algorithm::order << ");" << sweep.str());
+         << Algorithm::w_order << " (order " << Algorithm::order << ");" << sweep);
     CHECK(std::abs(slope - Algorithm::w_order) < 0.2);
 }
 

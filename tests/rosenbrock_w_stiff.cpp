@@ -10,6 +10,7 @@
 #include "cubie/algorithms/rosenbrock/ros34pw2.hpp"
 #include "cubie/algorithms/rosenbrock/ros34pw3.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
+#include "support/convergence.hpp"
 #include "support/stiff_reference.hpp"
 
 using cubie::testing::check_stiff_references;
@@ -23,19 +24,14 @@ namespace {
 template <class Algorithm, class System>
 double tolerance_slope(const char* problem, const std::vector<double>& y0,
                        const std::vector<double>& parameters, double t_end, double atol_per_rtol) {
-    const std::vector<double> rtols{1e-4, 1e-5, 1e-6, 1e-7};
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (const double rtol : rtols) {
+    std::vector<double> x, y;
+    for (const double rtol : {1e-4, 1e-5, 1e-6, 1e-7}) {
         const reference_error e = error_against_reference<System, Algorithm>(
             problem, y0, parameters, t_end, rtol, atol_per_rtol * rtol);
-        const double x = std::log(rtol), y = std::log(e.tolerances * rtol);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
+        x.push_back(std::log(rtol));
+        y.push_back(std::log(e.tolerances * rtol));
     }
-    const double k = double(rtols.size());
-    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+    return cubie::testing::least_squares_slope(x, y);
 }
 
 }  // namespace

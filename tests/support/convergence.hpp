@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "cubie/batch/solver.hpp"
@@ -73,20 +74,8 @@ struct exponential_growth {
     }
 };
 
-/// Checks that the slope of log(error) over log(dt), for n_coarsest * 2^k steps with
-/// k < points, is the theoretical order of Algorithm within 0.2.
-template <class Algorithm, class Problem>
-void check_convergence_order(const Problem& problem, int n_coarsest, int points) {
-    std::vector<double> x, y;
-    std::ostringstream sweep;
-    sweep.precision(3);
-    for (int k = 0; k < points; ++k) {
-        const int n = n_coarsest << k;
-        const double err = problem.template error<Algorithm>(n);
-        sweep << " " << n << " steps: " << err << ";";
-        x.push_back(std::log(1.0 / n));
-        y.push_back(std::log(err));
-    }
+/// The least-squares slope of y over x.
+inline double least_squares_slope(const std::vector<double>& x, const std::vector<double>& y) {
     const double m = static_cast<double>(x.size());
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -95,9 +84,35 @@ void check_convergence_order(const Problem& problem, int n_coarsest, int points)
         sxx += x[i] * x[i];
         sxy += x[i] * y[i];
     }
-    const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-    INFO(Algorithm::name << ": measured order " << slope << ", expected " << Algorithm::order << ";"
-                         << sweep.str());
+    return (m * sxy - sx * sy) / (m * sxx - sx * sx);
+}
+
+/// The slope of log(error) over log(dt) for n_coarsest * 2^k steps with k < points, and the
+/// sweep's errors in words.
+template <class Algorithm, class Problem>
+double measured_order(const Problem& problem, int n_coarsest, int points, std::string& sweep) {
+    std::vector<double> x, y;
+    std::ostringstream errors;
+    errors.precision(3);
+    for (int k = 0; k < points; ++k) {
+        const int n = n_coarsest << k;
+        const double err = problem.template error<Algorithm>(n);
+        errors << " " << n << " steps: " << err << ";";
+        x.push_back(std::log(1.0 / n));
+        y.push_back(std::log(err));
+    }
+    sweep = errors.str();
+    return least_squares_slope(x, y);
+}
+
+/// Checks that the measured order of Algorithm on problem is its theoretical order within
+/// 0.2.
+template <class Algorithm, class Problem>
+void check_convergence_order(const Problem& problem, int n_coarsest, int points) {
+    std::string sweep;
+    const double slope = measured_order<Algorithm>(problem, n_coarsest, points, sweep);
+    INFO(std::string(Algorithm::name) << ": measured order " << slope << ", expected "
+                                      << Algorithm::order << ";" << sweep);
     CHECK(std::abs(slope - Algorithm::order) < 0.2);
 }
 
