@@ -59,23 +59,23 @@ int main(int argc, char** argv) {
             log2n, tol, repeat, host ? "; host: OpenMP, every core, once" : "");
         double disagreement = 0;
         s.reference = stiff_bench::reference_states(s, disagreement);
-        std::printf("reference: rodas5p at rtol 1e-10, atol 1e-14; kvaerno5 differs by at most "
-                    "%.2e tolerances\n\n",
-                    disagreement);
-        std::printf("%-13s %-6s %10s %10s %10s %8s %5s %6s %5s %8s %8s %8s %8s %9s %9s\n",
-                    "method", "T", "kernel ms", "solve ms", "host ms", "speedup", "regs",
-                    "local", "fail", "steps", "rejected", "newton", "linear", "err med",
-                    "err max");
+        std::printf(
+            "reference: rodas5p at rtol 1e-10, atol 1e-14; kvaerno5 differs by at most "
+            "%.2e tolerances\n\n",
+            disagreement);
+        std::printf("%-13s %-6s %10s %10s %10s %8s %5s %6s %5s %8s %8s %8s %8s %9s %9s\n", "method",
+                    "T", "kernel ms", "solve ms", "host ms", "speedup", "regs", "local", "fail",
+                    "steps", "rejected", "newton", "linear", "err med", "err max");
         std::vector<stiff_bench::row> rows;
         for (auto* method : {&stiff_bench::run_rosenbrock23, &stiff_bench::run_rodas5p,
                              &stiff_bench::run_kvaerno5, &stiff_bench::run_radau_iia_5})
             for (const stiff_bench::row& r : method(s)) {
-                std::printf("%-13s %-6s %10.2f %10.2f %10.1f %8.1f %5d %6zu %5zu %8.1f %8.1f "
-                            "%8.1f %8.1f %9.3f %9.3f\n",
-                            r.method.c_str(), r.precision.c_str(), r.kernel_ms, r.solve_ms,
-                            r.host_ms, r.host_ms / r.solve_ms, r.registers, r.local_bytes,
-                            r.failures, r.steps, r.rejected, r.newton, r.linear, r.error_median,
-                            r.error_max);
+                std::printf(
+                    "%-13s %-6s %10.2f %10.2f %10.1f %8.1f %5d %6zu %5zu %8.1f %8.1f "
+                    "%8.1f %8.1f %9.3f %9.3f\n",
+                    r.method.c_str(), r.precision.c_str(), r.kernel_ms, r.solve_ms, r.host_ms,
+                    r.host_ms / r.solve_ms, r.registers, r.local_bytes, r.failures, r.steps,
+                    r.rejected, r.newton, r.linear, r.error_median, r.error_max);
                 if (host && r.host_failures != r.failures)
                     std::printf("  (host backend: %zu failures)\n", r.host_failures);
                 std::fflush(stdout);

@@ -33,8 +33,12 @@ struct sweep {
     bool host = true;  ///< also time the host backend, the ratio's reference
 
     sweep(std::size_t trajectories, double tolerance, int repeats, bool time_host)
-        : n(trajectories), y0(n_states * trajectories), k1(trajectories), tol(tolerance),
-          repeat(repeats), host(time_host) {
+        : n(trajectories),
+          y0(n_states * trajectories),
+          k1(trajectories),
+          tol(tolerance),
+          repeat(repeats),
+          host(time_host) {
         for (int s = 0; s < n_states; ++s)
             std::fill_n(y0.begin() + s * n, n, pollution<double>::default_state[s]);
         for (std::size_t i = 0; i < n; ++i)

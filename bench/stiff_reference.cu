@@ -20,8 +20,8 @@ cubie::batch_result<double> tight_solve(const sweep& s) {
     const auto r = cubie::solver<pollution<double>, Method, cubie::pi_controller>{}.solve(
         s.inputs(states, parameters), settings, cubie::backends::cuda{});
     if (r.failures() != 0)
-        throw std::runtime_error(std::string("the reference solve by ") + Method::name + " failed for " +
-                                 std::to_string(r.failures()) + " trajectories");
+        throw std::runtime_error(std::string("the reference solve by ") + Method::name +
+                                 " failed for " + std::to_string(r.failures()) + " trajectories");
     return r;
 }
 
@@ -33,8 +33,8 @@ std::vector<double> reference_states(const sweep& s, double& disagreement) {
     disagreement = 0;
     for (std::size_t k = 0; k < reference.final_states.size(); ++k) {
         const double ref = reference.final_states[k];
-        disagreement = std::max(disagreement, std::abs(check.final_states[k] - ref) /
-                                                  (s.tol + s.tol * std::abs(ref)));
+        disagreement = std::max(
+            disagreement, std::abs(check.final_states[k] - ref) / (s.tol + s.tol * std::abs(ref)));
     }
     return {reference.final_states.begin(), reference.final_states.end()};
 }

@@ -21,10 +21,10 @@
 #include "support/test_backend.hpp"
 
 using namespace cubie;
-using cubie::testing::cubic_decay;
-using cubie::testing::cubic_decay_solution;
 using cubie::testing::check_pollution_reference;
 using cubie::testing::check_stiff_references;
+using cubie::testing::cubic_decay;
+using cubie::testing::cubic_decay_solution;
 using cubie::testing::test_backend;
 
 // Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp).

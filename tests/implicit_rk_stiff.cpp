@@ -26,10 +26,10 @@
 #include "support/test_backend.hpp"
 
 using namespace cubie;
-using cubie::testing::relaxation;
+using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
 using cubie::testing::cubic_decay_solution;
-using cubie::testing::check_stiff_references;
+using cubie::testing::relaxation;
 using cubie::testing::test_backend;
 
 namespace {

@@ -28,15 +28,15 @@
 #include "cubie/linear/newton_krylov.hpp"
 #include "cubie/loop/right_hand_side.hpp"
 #include "cubie/systems/harmonic_oscillator.hpp"
-#include "support/failing_steps.hpp"
 #include "support/convergence.hpp"
+#include "support/failing_steps.hpp"
 #include "support/stiff_problems.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
-using cubie::testing::relaxation;
 using cubie::testing::cubic_decay;
+using cubie::testing::relaxation;
 using namespace cubie::testing;
 
 namespace {

@@ -373,8 +373,8 @@ TEST_CASE_TEMPLATE("npy result: an .npy file per array and legend, read back bit
 
     for (const char* name :
          {"final_states", "state_names", "statuses", "accepted_steps", "rejected_steps",
-          "newton_iterations", "linear_iterations", "save_times", "saved", "saved_variables", "saved_counters", "counter_names",
-          "window_ends", "summaries", "summary_legend"}) {
+          "newton_iterations", "linear_iterations", "save_times", "saved", "saved_variables",
+          "saved_counters", "counter_names", "window_ends", "summaries", "summary_legend"}) {
         CAPTURE(name);
         CHECK(fs::exists(folder / (std::string(name) + ".npy")));
     }
@@ -398,9 +398,9 @@ TEST_CASE_TEMPLATE("csv result: tidy tables, values to the last bit, statuses by
     const std::size_t n = r.n_trajectories;
 
     const csv_table final_table = read_csv(scratch.path() / "final.csv");
-    CHECK(final_table.header ==
-          std::vector<std::string>{"trajectory", "status", "x", "θ", "accepted_steps",
-                                   "rejected_steps", "newton_iterations", "linear_iterations"});
+    CHECK(final_table.header == std::vector<std::string>{"trajectory", "status", "x", "θ",
+                                                         "accepted_steps", "rejected_steps",
+                                                         "newton_iterations", "linear_iterations"});
     REQUIRE(final_table.rows.size() == n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto& row = final_table.rows[i];

@@ -61,8 +61,7 @@ struct rosenbrock {
     /// singular.
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
-                              State& y_new, State& /*dydt_new*/,
-                              implicit_step_report& report) {
+                              State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         stage_increments<State> U;
         if (compute_stages(f, t, dt, y, dydt, U, report)) {
             y_new = advance(y, U);
@@ -78,8 +77,7 @@ struct rosenbrock {
     template <class F, class State, int N, class T = typename F::value_type>
     CUBIE_HD static T step_with_error(const F& f, T t, T dt, const State& y, const State& dydt,
                                       State& y_new, State& /*dydt_new*/,
-                                      const tolerances<T, N>& tol,
-                                      implicit_step_report& report) {
+                                      const tolerances<T, N>& tol, implicit_step_report& report) {
         stage_increments<State> U;
         if (!compute_stages(f, t, dt, y, dydt, U, report)) {
             y_new = y;
@@ -129,8 +127,7 @@ private:
     /// The stage increments U of a step from (t, y); false when W is singular.
     template <class F, class State, class T>
     CUBIE_HD static bool compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
-                                        stage_increments<State>& U,
-                                        implicit_step_report& report) {
+                                        stage_increments<State>& U, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         using lu_type = dense_lu<T, n>;
         typename lu_type::matrix W;

@@ -15,8 +15,9 @@
 //   window_ends     [window]
 //   summaries       [window][summary row][trajectory]  summary_legend   rows
 //
-// The first four are always there; the iteration counts where the result holds them; saved, saved_counters and summaries where their legend
-// names any row, save_times and window_ends where saves or windows are.
+// The first four are always there; the iteration counts where the result holds them; saved,
+// saved_counters and summaries where their legend names any row, save_times and window_ends where
+// saves or windows are.
 
 #include <cstddef>
 #include <map>
