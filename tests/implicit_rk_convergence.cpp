@@ -86,6 +86,19 @@ TEST_CASE("complex dense_lu: solutions, pivoting, singular matrices, huge pivots
     const dense_lu<complex, 2>::matrix M{
         {{complex(0, beta), complex(beta, 0)}, {complex(-beta, 0), complex(0, beta)}}};
     CHECK(!dense_lu<complex, 2>{}.factor(M));
+    // From N = 13 the complex loops stay rolled (linear/dense_lu.hpp): the same algorithm.
+    // The largest entry of each column sits one row below the diagonal's position (cyclically),
+    // so every step interchanges rows.
+    constexpr int n = 13;
+    dense_lu<complex, n>::matrix B{};
+    vector<complex, n> y{};
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j)
+            B[i][j] = complex(std::sin(1.0 + i + 3.0 * j), std::cos(2.0 * i - j));
+        y[i] = complex(1.0 + i, -0.5 * i);
+    }
+    for (int i = 0; i < n; ++i) B[(i + 1) % n][i] += complex(n, 1);
+    CHECK(complex_solve_error<n>(B, y) < 16 * n * eps);
 }
 
 TEST_CASE("radau_iia_3: order 3") {

@@ -35,6 +35,7 @@ struct lu_element<cuda::std::complex<T>> {
                   "complex dense_lu works in cuda::std::complex<float> or <double>");
     using real = T;
     using complex = cuda::std::complex<T>;
+    static constexpr int cost = 4;  ///< (a + ib)(c + id): four real multiply-adds
 
     CUBIE_HD static T magnitude(const complex& a) {
         return cuda::std::fabs(a.real()) + cuda::std::fabs(a.imag());

@@ -5,14 +5,17 @@
 //
 //   P A = L U,  L unit lower triangular, U upper triangular
 //
-// For N <= 20 every loop unrolls completely, so that every index is a compile-time
+// For small N every loop unrolls completely, so that every index is a compile-time
 // constant: up to N = 8 in double (11 in float) the factors then live in registers, and
 // larger matrices, though they spill, still run faster than with rolled loops (one
 // factorisation and three solves per thread on an H200: 2.5 times for N = 12 in double and
-// N = 20 in float, 1.13 times for N = 20 in double). Unrolled code grows like N^3, and
-// nvcc's time with it: a kernel with an N = 20 double instance compiles in 8 s against 3 s
-// for a trivial one, N = 24 in 42 s, N = 32 in over two minutes. Beyond N = 20 the loops
-// stay rolled (N = 32: 3.3 s).
+// N = 20 in float, 1.13 times for N = 20 in double). Unrolled code grows like N^3 times the
+// cost of an element's multiply-add, and nvcc's time with it: a kernel with an N = 20 double
+// instance compiles in 8 s against 3 s for a trivial one, N = 24 in 42 s, N = 32 in over two
+// minutes. So the loops unroll while cost N^3 stays within the real N = 20's 8000 (real
+// N <= 20, complex N <= 12, a complex multiply-add costing four real ones), and stay rolled
+// beyond (N = 32: 3.3 s). An unrolled complex N = 20 beside a real one made a Radau IIA 5
+// kernel for Pollution take cicc 300 s and ptxas 37 s, for a 29 KB stack frame.
 //
 // Row interchanges follow LINPACK (dgefa/dgesl): step k swaps the pivot row into place in
 // the columns not yet eliminated (k..N-1) only, and solve() replays the same interchange
@@ -57,6 +60,7 @@ struct lu_element {
                   "dense_lu works in float or double, or in cuda::std::complex of either with "
                   "cubie/linear/complex_dense_lu.hpp included");
     using real = T;  ///< the type of magnitudes
+    static constexpr int cost = 1;  ///< real multiply-adds per multiply-add of elements
     CUBIE_HD static T magnitude(T a) { return cuda::std::fabs(a); }
     CUBIE_HD static T reciprocal(T a) { return T(1) / a; }
     CUBIE_HD static T product(T a, T b) { return a * b; }
@@ -69,7 +73,7 @@ class dense_lu {
     using element = lu_element<T>;
     using real = typename element::real;
     static_assert(N >= 1, "dense_lu needs at least one row");
-    static constexpr bool unrolled = N <= 20;
+    static constexpr bool unrolled = element::cost * N * N * N <= 20 * 20 * 20;
 
     /// body(i) for i = first, ..., N - 1: unrolled completely for small N (first is then a
     /// constant once the enclosing loops are unrolled), else left to the compiler.
