@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -112,6 +113,50 @@ TEST_CASE("fixed step: overflow to infinity ends with nonfinite_state") {
     CHECK(r.accepted_steps[0] < 64);
     CHECK(r.statuses[1] == status::success);
     check_same(r, 1, solve<system, euler, fixed_step>({1}, {-1}, settings));
+}
+
+namespace {
+
+/// Fixed steps of 1/64 over [0, 1] on nan_after with p = (k + 1/2) / 64 for several k,
+/// crossing the blocks in which explicit fixed steps are checked for finiteness
+/// (loop/integrate.hpp): each trajectory must end as if checked after every step, with the
+/// last finite state and the steps that reached it. A step from t fails once a stage time
+/// passes p: Euler's only stage is at t, so it takes k + 1 steps; Tsit5's last stages are at
+/// t + dt, so it takes k (`reach` = 1).
+template <class Algorithm>
+void check_fixed_step_failures(int reach) {
+    solve_settings<fixed_step> settings;
+    settings.t0 = 0;
+    settings.t_end = 1;
+    settings.dt = 1.0 / 64;
+    const std::vector<int> ks{0, 6, 7, 8, 9, 15, 16, 20, 62};
+    std::vector<double> p;
+    for (const int k : ks) p.push_back((k + 0.5) / 64);
+    const auto r = solve<nan_after<double>, Algorithm, fixed_step>(
+        std::vector<double>(ks.size(), 1.0), p, settings);
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+        CAPTURE(ks[i]);
+        const std::uint32_t steps = static_cast<std::uint32_t>(ks[i] + 1 - reach);
+        CHECK(r.statuses[i] == status::nonfinite_state);
+        CHECK(r.accepted_steps[i] == steps);
+        auto to_last_finite = settings;
+        to_last_finite.t_end = steps * settings.dt;
+        if (steps == 0) {
+            CHECK(r.final_state(0, i) == 1.0);
+        } else {
+            const auto alone =
+                solve<nan_after<double>, Algorithm, fixed_step>({1}, {p[i]}, to_last_finite);
+            CHECK(alone.statuses[0] == status::success);
+            CHECK(r.final_state(0, i) == alone.final_state(0, 0));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("fixed step: a failing step is found however often finiteness is checked") {
+    check_fixed_step_failures<euler>(0);
+    check_fixed_step_failures<tsit5>(1);
 }
 
 TEST_CASE("adaptive: NaN derivatives end with nonfinite_state, not a hang") {
