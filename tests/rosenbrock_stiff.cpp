@@ -19,10 +19,10 @@
 #include "support/test_backend.hpp"
 
 using namespace cubie;
-using cubie::testing::relaxation;
 using cubie::testing::check_pollution_reference;
 using cubie::testing::check_ring_modulator_reference;
 using cubie::testing::check_stiff_references;
+using cubie::testing::relaxation;
 using cubie::testing::test_backend;
 
 // Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp); measured:

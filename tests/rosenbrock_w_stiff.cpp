@@ -59,8 +59,9 @@ TEST_CASE(
 // are 0.76 and 0.65 on Van der Pol, 0.90 and 0.62 on Robertson (rosenbrock23, rodas23w), at
 // 8 to 117 tolerances on Van der Pol. They are asserted >= 0.55, so a method that stopped
 // converging (or kept an order-1 solution, slope 1/2) fails.
-TEST_CASE("rosenbrock23 and rodas23w: the global error on Van der Pol and Robertson falls as "
-          "rtol^(2/3)") {
+TEST_CASE(
+    "rosenbrock23 and rodas23w: the global error on Van der Pol and Robertson falls as "
+    "rtol^(2/3)") {
     using vdp = cubie::catalogue::van_der_pol<double>;
     using robertson = cubie::catalogue::robertson<double>;
     const auto check = [](double slope) {
@@ -69,7 +70,6 @@ TEST_CASE("rosenbrock23 and rodas23w: the global error on Van der Pol and Robert
     };
     check(tolerance_slope<cubie::rosenbrock23, vdp>("van_der_pol", {2, 0}, {1000}, 2000, 1));
     check(tolerance_slope<cubie::rodas23w, vdp>("van_der_pol", {2, 0}, {1000}, 2000, 1));
-    check(tolerance_slope<cubie::rosenbrock23, robertson>("robertson", {1, 0, 0}, {}, 1e5,
-                                                          1e-8));
+    check(tolerance_slope<cubie::rosenbrock23, robertson>("robertson", {1, 0, 0}, {}, 1e5, 1e-8));
     check(tolerance_slope<cubie::rodas23w, robertson>("robertson", {1, 0, 0}, {}, 1e5, 1e-8));
 }

@@ -111,8 +111,8 @@ template <class Algorithm, class Problem>
 void check_convergence_order(const Problem& problem, int n_coarsest, int points) {
     std::string sweep;
     const double slope = measured_order<Algorithm>(problem, n_coarsest, points, sweep);
-    INFO(std::string(Algorithm::name) << ": measured order " << slope << ", expected "
-                                      << Algorithm::order << ";" << sweep);
+    INFO(std::string(Algorithm::name)
+         << ": measured order " << slope << ", expected " << Algorithm::order << ";" << sweep);
     CHECK(std::abs(slope - Algorithm::order) < 0.2);
 }
 

@@ -49,8 +49,7 @@ struct reference_error {
 
 /// Solves one trajectory adaptively and measures the error of its final state.
 template <class System, class Algorithm, class Controller = pi_controller>
-reference_error error_against_reference(const std::string& problem,
-                                        const std::vector<double>& y0,
+reference_error error_against_reference(const std::string& problem, const std::vector<double>& y0,
                                         const std::vector<double>& parameters, double t_end,
                                         double rtol, double atol) {
     solve_settings<Controller> settings;

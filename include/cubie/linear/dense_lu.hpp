@@ -59,7 +59,7 @@ struct lu_element {
     static_assert(cuda::std::numeric_limits<T>::is_iec559,
                   "dense_lu works in float or double, or in cuda::std::complex of either with "
                   "cubie/linear/complex_dense_lu.hpp included");
-    using real = T;  ///< the type of magnitudes
+    using real = T;                 ///< the type of magnitudes
     static constexpr int cost = 1;  ///< real multiply-adds per multiply-add of elements
     CUBIE_HD static T magnitude(T a) { return cuda::std::fabs(a); }
     CUBIE_HD static T reciprocal(T a) { return T(1) / a; }
