@@ -10,7 +10,9 @@
 // max_i |y_i - ref_i| / (atol + rtol |ref_i|), median and max over the batch. The float64
 // reference is rodas5p at rtol 1e-10, atol 1e-14, cross-checked against kvaerno5.
 //
-//   stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host]
+//   stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host] [--methods a,b,...]
+//
+// --methods runs only the named ones (rosenbrock23, rodas5p, kvaerno5, radau_iia_5).
 
 #include <cuda_runtime_api.h>
 
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubie/core/cuda_check.hpp"
@@ -27,6 +30,7 @@ int main(int argc, char** argv) {
     int log2n = 16, repeat = 3;
     double tol = 1e-5;
     bool host = true;
+    std::string methods = "rosenbrock23,rodas5p,kvaerno5,radau_iia_5";
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         const bool valued = i + 1 < argc;
@@ -38,9 +42,12 @@ int main(int argc, char** argv) {
             tol = std::stod(argv[++i]);
         } else if (flag == "--no-host") {
             host = false;
+        } else if (valued && flag == "--methods") {
+            methods = argv[++i];
         } else {
             std::fprintf(stderr,
-                         "usage: stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host]\n");
+                         "usage: stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host] "
+                         "[--methods a,b,...]\n");
             return 2;
         }
     }
@@ -67,8 +74,14 @@ int main(int argc, char** argv) {
                     "T", "kernel ms", "solve ms", "host ms", "speedup", "regs", "local", "fail",
                     "steps", "rejected", "newton", "linear", "err med", "err max");
         std::vector<stiff_bench::row> rows;
-        for (auto* method : {&stiff_bench::run_rosenbrock23, &stiff_bench::run_rodas5p,
-                             &stiff_bench::run_kvaerno5, &stiff_bench::run_radau_iia_5})
+        const std::pair<const char*, std::vector<stiff_bench::row> (*)(const stiff_bench::sweep&)>
+            all[] = {{"rosenbrock23", &stiff_bench::run_rosenbrock23},
+                     {"rodas5p", &stiff_bench::run_rodas5p},
+                     {"kvaerno5", &stiff_bench::run_kvaerno5},
+                     {"radau_iia_5", &stiff_bench::run_radau_iia_5}};
+        for (const auto& [name, method] : all) {
+            if (("," + methods + ",").find("," + std::string(name) + ",") == std::string::npos)
+                continue;
             for (const stiff_bench::row& r : method(s)) {
                 std::printf(
                     "%-13s %-6s %10.2f %10.2f %10.1f %8.1f %5d %6zu %5zu %8.1f %8.1f "
@@ -80,6 +93,7 @@ int main(int argc, char** argv) {
                     std::printf("  (host backend: %zu failures)\n", r.host_failures);
                 std::fflush(stdout);
             }
+        }
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "stiff_bench: %s\n", e.what());

@@ -288,20 +288,31 @@ TEST_CASE_TEMPLATE("dense_lu reports singular matrices", T, float, double) {
     CHECK_FALSE(factors<T, 3>({{{T(1), T(2), T(3)}, {T(4), T(5), T(6)}, {T(7), T(8), T(9)}}}));
 }
 
-TEST_CASE_TEMPLATE("dense_lu draws the singularity line at N eps times the pivot row's scale", T,
-                   float, double) {
-    // N = 2: eliminating row 0 from row 1 of {{1, 1}, {1, 1 + d}} leaves the pivot d exactly,
-    // which must exceed 2 eps (1 + d), and be a normal number.
+TEST_CASE_TEMPLATE(
+    "dense_lu draws the singularity line at N eps times what elimination took "
+    "from the pivot",
+    T, float, double) {
+    // N = 2: eliminating row 0 from row 1 of {{1, 1}, {1, 1 + d}} subtracts l u_01 = 1 from
+    // 1 + d and leaves the pivot d exactly, which must exceed 2 eps |l| |u_01| = 2 eps, and
+    // be a normal number.
     const T eps = std::numeric_limits<T>::epsilon();
     const T smallest = std::numeric_limits<T>::min();
     CHECK(factors<T, 2>({{{T(1), T(1)}, {T(1), T(1) + T(3) * eps}}}));
     CHECK_FALSE(factors<T, 2>({{{T(1), T(1)}, {T(1), T(1) + T(2) * eps}}}));
     CHECK(factors<T, 2>({{{smallest, T(0)}, {T(0), smallest}}}));
     CHECK_FALSE(factors<T, 2>({{{smallest / 4, T(0)}, {T(0), smallest / 4}}}));  // subnormal
-    // Each row by its own scale: rows 1e20 apart (I - h gamma J of stiff chemistry) are
-    // regular, though their entries span far more than 1 / (N eps).
+    // A pivot that nothing was subtracted from is exact, however small beside the rest.
+    CHECK(factors<T, 2>({{{T(1), T(0)}, {T(0), T(1e-30)}}}));
+    // Rows 1e20 apart (I - h gamma J of stiff chemistry) are regular, though their entries
+    // span far more than 1 / (N eps).
     CHECK(factors<T, 2>({{{T(1e20), T(5e19)}, {T(0.5), T(1)}}}));
     CHECK(factors<T, 3>({{{T(1), T(0.5), T(0)}, {T(0), T(1e20), T(0)}, {T(0.25), T(0), T(1)}}}));
+    // A row whose largest entry lies in a column eliminated after its own pivot: Pollution's
+    // OH row holds 8.9e11 from O1D (column 2 here) beside a diagonal of order 1. Judged by
+    // its row's largest entry, the first pivot was singular in float (3 eps 8.9e11 > 1), and
+    // Rosenbrock and Radau methods in float took 200 times double's steps on Pollution.
+    CHECK(factors<T, 3>(
+        {{{T(1), T(0.5), T(-8.9e11)}, {T(0.25), T(1), T(0)}, {T(0), T(0), T(4.4e11)}}}));
 }
 
 TEST_CASE_TEMPLATE("dense_lu rejects NaN and Inf", T, float, double) {

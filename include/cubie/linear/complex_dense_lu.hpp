@@ -10,7 +10,8 @@
 // interchanges and the same singularity rule. Only the element arithmetic differs:
 //   - a pivot's magnitude is |Re a| + |Im a|, as LINPACK's zgefa takes it (cabs1): no square
 //     root, and within a factor sqrt(2) of |a|, so the singularity rule (a pivot at most
-//     N eps max|a_ij|, in this magnitude) keeps its meaning;
+//     N eps sum|l| max|u| of what elimination subtracted from it, in this magnitude) keeps
+//     its meaning;
 //   - products are written out, (a + ib)(c + id) = (ac - bd) + i(ad + bc): cuda::std::complex's
 //     operators follow C99 Annex G, which tests every product for NaN and recovers infinities,
 //     and scales every quotient (logb, scalbn): branches and work in the innermost loop for

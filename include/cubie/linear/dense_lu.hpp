@@ -23,20 +23,24 @@
 // computed, as that replay expects. The swap tests each candidate row against the pivot
 // row, so that unrolled it is a predicated exchange at constant indices.
 //
-// Singular to working precision: factor() fails when a pivot, the largest magnitude left
-// in its column, is
+// Singular to working precision: factor() fails when a pivot u_kk, the largest magnitude
+// left in its column, is
 //   - not finite, zero or subnormal (no usable reciprocal), or
-//   - at most N * eps * max_j |a_pj| (eps: machine epsilon, p: the pivot's row of the
-//     matrix given).
-// The rounding errors of eliminating row p perturb it by about N * eps times its own scale
-// (times the pivot growth, small in practice), so a pivot below that cannot be told from
-// zero: A is within rounding distance of a singular matrix, and an exactly rank-deficient
-// matrix leaves pivots of that size rather than exact zeros. Each row is judged by its own
-// scale, not by the whole matrix's: the rows of I - h gamma J of stiff chemistry differ by
-// the ratio of its rate constants (up to 1e15 for Pollution), more than 1 / (N eps) in
-// float, and a bound from the largest entry would call every such matrix singular. A row
-// holding Inf fails when it is reached (its bound is infinite); NaN stays in the part still
-// to be eliminated, so at the latest it is the last pivot.
+//   - at most N * eps * (sum_{m<k} |l_km|) * max_{m<k} |u_mk| (eps: machine epsilon).
+// u_kk is the pivot row's entry of A in column k minus the terms l_km u_mk that eliminating
+// columns m < k subtracted from it (l_km: the row's multipliers, u_mk: column k of U above
+// the pivot), and rounding each subtraction perturbs it by about eps |l_km u_mk|; the bound
+// holds the sum of those perturbations over at most N terms (Hoelder's inequality). A
+// pivot below it is what is left of cancelling terms that large, and cannot be told from
+// zero: an exactly rank-deficient matrix leaves pivots of that size rather than exact
+// zeros. The bound looks only at the terms that reached u_kk. The rows of I - h gamma J of
+// stiff chemistry differ by the ratio of their rate constants (up to 1e15 for Pollution),
+// and a row can hold a huge entry in another column (OH's production from O1D at 8.9e11)
+// beside a modest diagonal; a bound from the whole matrix's or the whole row's largest
+// entry calls such regular matrices singular in float. A pivot with nothing subtracted from
+// it is exact and fails only if zero. A row holding Inf fails when it is reached (the
+// bound or the pivot is infinite); NaN stays in the part still to be eliminated, so at the
+// latest it is the last pivot.
 //
 // The elements are float or double, or, with linear/complex_dense_lu.hpp included,
 // cuda::std::complex of either (the complex iteration matrices of implicit Runge-Kutta
@@ -87,6 +91,17 @@ class dense_lu {
         }
     }
 
+    /// body(i) for i = 0, ..., end - 1, unrolled like for_each_from.
+    template <class Body>
+    CUBIE_HD static void for_each_below(int end, Body&& body) {
+        if constexpr (unrolled) {
+            CUBIE_UNROLL
+            for (int i = 0; i < end; ++i) body(i);
+        } else {
+            for (int i = 0; i < end; ++i) body(i);
+        }
+    }
+
 public:
     using matrix = vector<vector<T, N>, N>;  ///< row-major: A[i][j]
 
@@ -95,13 +110,7 @@ public:
     CUBIE_HD bool factor(const matrix& A) {
         using limits = cuda::std::numeric_limits<real>;
         lu_ = A;
-        vector<real, N> negligible;  // per row, moved with it
-        for_each_from(0, [&](int i) {
-            real largest = 0;
-            for_each_from(
-                0, [&](int j) { largest = cuda::std::fmax(largest, element::magnitude(A[i][j])); });
-            negligible[i] = real(N) * limits::epsilon() * largest;
-        });
+        vector<real, N> multipliers{};  // per row, moved with it: sum of |l| taken so far
 
         // A rejected pivot ends the factorisation: the later steps return at once.
         bool regular = true;
@@ -119,10 +128,14 @@ public:
             for_each_from(k + 1, [&](int i) {
                 if (i == p) {
                     for_each_from(k, [&](int j) { cuda::std::swap(lu_[k][j], lu_[i][j]); });
-                    cuda::std::swap(negligible[k], negligible[i]);
+                    cuda::std::swap(multipliers[k], multipliers[i]);
                 }
             });
-            regular = pivot > negligible[k] && pivot >= limits::min() && pivot <= limits::max();
+            real above = 0;  // max_{m<k} |u_mk|
+            for_each_below(
+                k, [&](int m) { above = cuda::std::fmax(above, element::magnitude(lu_[m][k])); });
+            const real negligible = real(N) * limits::epsilon() * multipliers[k] * above;
+            regular = pivot > negligible && pivot >= limits::min() && pivot <= limits::max();
             if (!regular) return;
             pivot_[k] = p;
             // The diagonal keeps 1 / u_kk: solve() multiplies instead of dividing.
@@ -131,6 +144,7 @@ public:
             for_each_from(k + 1, [&](int i) {
                 const T l = element::product(lu_[i][k], inverse);
                 lu_[i][k] = l;
+                multipliers[i] += element::magnitude(l);
                 for_each_from(k + 1, [&](int j) {
                     lu_[i][j] = element::minus_product(lu_[i][j], l, lu_[k][j]);
                 });
