@@ -16,9 +16,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,7 +32,13 @@ int main(int argc, char** argv) {
     int log2n = 16, repeat = 3;
     double tol = 1e-5;
     bool host = true;
-    std::string methods = "rosenbrock23,rodas5p,kvaerno5,radau_iia_5";
+    const std::pair<std::string, std::vector<stiff_bench::row> (*)(const stiff_bench::sweep&)>
+        all_methods[] = {{"rosenbrock23", &stiff_bench::run_rosenbrock23},
+                         {"rodas5p", &stiff_bench::run_rodas5p},
+                         {"kvaerno5", &stiff_bench::run_kvaerno5},
+                         {"radau_iia_5", &stiff_bench::run_radau_iia_5}};
+    std::vector<std::string> methods;
+    for (const auto& m : all_methods) methods.push_back(m.first);
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         const bool valued = i + 1 < argc;
@@ -43,7 +51,19 @@ int main(int argc, char** argv) {
         } else if (flag == "--no-host") {
             host = false;
         } else if (valued && flag == "--methods") {
-            methods = argv[++i];
+            methods.clear();
+            std::istringstream list(argv[++i]);
+            for (std::string name; std::getline(list, name, ',');) {
+                if (std::none_of(std::begin(all_methods), std::end(all_methods),
+                                 [&](const auto& m) { return m.first == name; })) {
+                    std::fprintf(stderr,
+                                 "stiff_bench: unknown method '%s' (rosenbrock23, rodas5p, "
+                                 "kvaerno5, radau_iia_5)\n",
+                                 name.c_str());
+                    return 2;
+                }
+                methods.push_back(name);
+            }
         } else {
             std::fprintf(stderr,
                          "usage: stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host] "
@@ -73,15 +93,8 @@ int main(int argc, char** argv) {
         std::printf("%-13s %-6s %10s %10s %10s %8s %5s %6s %5s %8s %8s %8s %8s %9s %9s\n", "method",
                     "T", "kernel ms", "solve ms", "host ms", "speedup", "regs", "local", "fail",
                     "steps", "rejected", "newton", "linear", "err med", "err max");
-        std::vector<stiff_bench::row> rows;
-        const std::pair<const char*, std::vector<stiff_bench::row> (*)(const stiff_bench::sweep&)>
-            all[] = {{"rosenbrock23", &stiff_bench::run_rosenbrock23},
-                     {"rodas5p", &stiff_bench::run_rodas5p},
-                     {"kvaerno5", &stiff_bench::run_kvaerno5},
-                     {"radau_iia_5", &stiff_bench::run_radau_iia_5}};
-        for (const auto& [name, method] : all) {
-            if (("," + methods + ",").find("," + std::string(name) + ",") == std::string::npos)
-                continue;
+        for (const auto& [name, method] : all_methods) {
+            if (std::find(methods.begin(), methods.end(), name) == methods.end()) continue;
             for (const stiff_bench::row& r : method(s)) {
                 std::printf(
                     "%-13s %-6s %10.2f %10.2f %10.1f %8.1f %5d %6zu %5zu %8.1f %8.1f "

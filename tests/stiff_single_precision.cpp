@@ -22,21 +22,27 @@ using cubie::testing::test_backend;
 
 namespace {
 
-template <class Algorithm, class Controller = pi_controller>
-void check_float_pollution() {
-    using pollution = catalogue::pollution<float>;
-    constexpr double rtol = 1e-4, atol = 1e-8;
+/// One trajectory of Pollution in T, with rate constant k1, to t = 60 from dt = 60 / 1024.
+template <class T, class Algorithm, class Controller>
+batch_result<T> solve_pollution(double k1, double rtol, double atol) {
+    using pollution = catalogue::pollution<T>;
     solve_settings<Controller> settings;
     settings.t_end = 60;
     settings.dt = 60.0 / 1024;
     settings.rtol = {rtol};
     settings.atol = {atol};
-    const std::vector<float> y0(pollution::default_state.begin(), pollution::default_state.end());
-    const std::vector<float> k1{0.35f};
-    const auto result =
-        solver<pollution, Algorithm, Controller>{}.solve({1, y0, k1}, settings, test_backend{});
-    INFO(Algorithm::name << ": " << result.status_message(0) << ", " << result.accepted_steps[0]
-                         << " accepted, " << result.rejected_steps[0] << " rejected");
+    const std::vector<T> y0(pollution::default_state.begin(), pollution::default_state.end());
+    return solver<pollution, Algorithm, Controller>{}.solve({1, y0, std::vector<T>{T(k1)}},
+                                                            settings, test_backend{});
+}
+
+template <class Algorithm, class Controller = pi_controller>
+void check_float_pollution() {
+    constexpr double rtol = 1e-4, atol = 1e-8;
+    const auto result = solve_pollution<float, Algorithm, Controller>(0.35, rtol, atol);
+    INFO(std::string(Algorithm::name)
+         << ": " << result.status_message(0) << ", " << result.accepted_steps[0] << " accepted, "
+         << result.rejected_steps[0] << " rejected");
     REQUIRE(result.statuses[0] == status::success);
     const std::vector<double> reference = reference_state("pollution", 60);
     double worst = 0;
@@ -50,15 +56,7 @@ void check_float_pollution() {
 /// Accepted plus rejected steps on Pollution at atol = rtol = 1e-5 with rate constant k1.
 template <class T, class Algorithm, class Controller>
 int pollution_steps(double k1) {
-    using pollution = catalogue::pollution<T>;
-    solve_settings<Controller> settings;
-    settings.t_end = 60;
-    settings.dt = 60.0 / 1024;
-    settings.rtol = {1e-5};
-    settings.atol = {1e-5};
-    const std::vector<T> y0(pollution::default_state.begin(), pollution::default_state.end());
-    const auto result = solver<pollution, Algorithm, Controller>{}.solve(
-        {1, y0, std::vector<T>{T(k1)}}, settings, test_backend{});
+    const auto result = solve_pollution<T, Algorithm, Controller>(k1, 1e-5, 1e-5);
     REQUIRE(result.statuses[0] == status::success);
     return static_cast<int>(result.accepted_steps[0] + result.rejected_steps[0]);
 }
