@@ -64,7 +64,7 @@ double one_step(const System& system, const parameters_t<System>& p, const state
 }
 
 struct work {
-    std::uint32_t accepted, newton, linear;
+    std::uint32_t accepted, rejected, newton, linear;
 };
 
 /// The work of one adaptive solve at rtol 1e-6 (pi_controller).
@@ -79,7 +79,8 @@ work work_of(const std::vector<double>& y0, const std::vector<double>& p, double
     const auto r =
         solver<System, Method, pi_controller>{}.solve({1, y0, p}, settings, test_backend{});
     REQUIRE(r.statuses[0] == status::success);
-    return {r.accepted_steps[0], r.newton_iterations[0], r.linear_iterations[0]};
+    return {r.accepted_steps[0], r.rejected_steps[0], r.newton_iterations[0],
+            r.linear_iterations[0]};
 }
 
 }  // namespace
@@ -123,7 +124,9 @@ TEST_CASE("kvaerno5 with GMRES + Jacobi and BiCGSTAB + Neumann: Bari test set po
     check_pollution_reference<kvaerno5_bicgstab>();
 }
 
-TEST_CASE("iteration counts: one LU solve per Newton iteration, Krylov iterations otherwise") {
+TEST_CASE(
+    "iteration counts: one LU solve per Newton iteration and predictor, Krylov iterations "
+    "otherwise") {
     SUBCASE("one state, Jacobi-preconditioned: one Krylov iteration per solve, or none") {
         // M is 1 x 1 and Jacobi preconditioning its inverse: a solve takes one GMRES step,
         // as exact as an LU solve, and the Newton iterations match.
@@ -136,15 +139,15 @@ TEST_CASE("iteration counts: one LU solve per Newton iteration, Krylov iteration
             one_step<kvaerno5_gmres>(system, {10}, y, 0.1, 1e-8, krylov, y_krylov);
         REQUIRE(std::isfinite(e_direct));
         REQUIRE(std::isfinite(e_krylov));
-        CHECK(direct.linear_iterations == direct.newton_iterations);
+        // An LU solve per Newton iteration and one per implicit stage's predictor.
+        CHECK(direct.linear_iterations == direct.newton_iterations + 6);
         CHECK(krylov.newton_iterations == direct.newton_iterations);
-        // One GMRES step for each implicit stage's first Newton iteration; the second finds
-        // its right-hand side within the tolerance already and takes none.
-        CHECK(krylov.newton_iterations == 2 * 6);
-        CHECK(krylov.linear_iterations == 6);
+        // At most one GMRES step per solve; none where the right-hand side is within the
+        // tolerance already.
+        CHECK(krylov.linear_iterations <= direct.linear_iterations);
         CHECK(std::abs(y_krylov[0] - y_direct[0]) <= 1e-14);
     }
-    SUBCASE("Robertson and Van der Pol: direct 1 per Newton iteration, Krylov up to the budget") {
+    SUBCASE("Robertson and Van der Pol: direct 1 per solve, Krylov up to the budget") {
         using robertson = catalogue::robertson<double>;
         using van_der_pol = catalogue::van_der_pol<double>;
         const std::vector<double> rob_y0{1, 0, 0}, vdp_y0{2, 0}, mu{1000};
@@ -159,7 +162,10 @@ TEST_CASE("iteration counts: one LU solve per Newton iteration, Krylov iteration
                            << c[0].linear << " linear; gmres " << c[1].accepted << ", "
                            << c[1].newton << ", " << c[1].linear << "; bicgstab " << c[2].accepted
                            << ", " << c[2].newton << ", " << c[2].linear);
-            CHECK(c[0].linear == c[0].newton);
+            // One LU solve per Newton iteration, and one per predictor of the implicit stages
+            // of every attempted step (a failed stage ends its step's attempt).
+            CHECK(c[0].linear >= c[0].newton + 6 * c[0].accepted);
+            CHECK(c[0].linear <= c[0].newton + 6 * (c[0].accepted + c[0].rejected));
             // At least one Newton iteration per implicit stage of every accepted step.
             for (int m = 0; m < 3; ++m) CHECK(c[m].newton >= 6 * c[m].accepted);
             // At most GMRES(min(10, N)) with 4 restarts, or 50 BiCGSTAB iterations, per solve.
@@ -200,11 +206,13 @@ TEST_CASE("a Krylov solve that breaks down fails the step, and only that traject
         CHECK(one_step<gmres_method_t>(system, {8}, y, 0.5, 1e-8, gmres, y_new) == inf);
         CHECK(gmres.failure == step_failure::linear_solver_failure);
         CHECK(y_new[0] == 2);
-        CHECK(gmres.newton_iterations == 1);
-        CHECK(gmres.linear_iterations == 1);  // the Arnoldi step that found A P v = 0
+        // The first implicit stage's predictor solve breaks down, before any Newton iteration:
+        // its first Arnoldi step finds A P v = 0.
+        CHECK(gmres.newton_iterations == 0);
+        CHECK(gmres.linear_iterations == 1);
         CHECK(one_step<bicgstab_method_t>(system, {8}, y, 0.5, 1e-8, bicgstab, y_new) == inf);
         CHECK(bicgstab.failure == step_failure::linear_solver_failure);
-        CHECK(bicgstab.newton_iterations == 1);
+        CHECK(bicgstab.newton_iterations == 0);
         CHECK(bicgstab.linear_iterations == 1);
         // Half the step: M = 1/2, and the same solves converge.
         implicit_step_report half;
@@ -291,13 +299,19 @@ TEST_CASE("solves that run out of iterations make a failed Newton iteration the 
           std::numeric_limits<double>::infinity());
     CHECK(short_budget.failure == step_failure::linear_solver_failure);
     CHECK(short_budget.newton_iterations >= 2);  // a rate needs two iterations
-    CHECK(short_budget.linear_iterations == short_budget.newton_iterations);
+    // One GMRES step per solve: the first implicit stage's predictor and its iterations.
+    CHECK(short_budget.linear_iterations == short_budget.newton_iterations + 1);
     const double e_full = one_step<two_step_gmres>(system, {1}, y, h, 1e-8, full_budget, y_new);
     CHECK(full_budget.failure == step_failure::none);
     CHECK(
         e_full ==
         doctest::Approx(one_step<kvaerno3>(system, {1}, y, h, 1e-8, direct, y_new)).epsilon(1e-6));
-    CHECK(full_budget.newton_iterations == direct.newton_iterations);
+    // The oscillator is linear, so the LU predictor is the stage's solution and each stage
+    // converges in one iteration. The Krylov predictor takes J v by differences, which err
+    // by sqrt(eps) of the predictor's size (far above the corrections'), so a stage may take
+    // one iteration more.
+    CHECK(full_budget.newton_iterations >= direct.newton_iterations);
+    CHECK(full_budget.newton_iterations <= direct.newton_iterations + 3);
 }
 
 TEST_CASE("a Newton iteration that fails with converged solves is newton_divergence") {

@@ -8,41 +8,69 @@
 // Stage i splits into a known part and an unknown one (Kennedy & Carpenter, NASA/TM-2016-
 // 219173, Sect. 2.2; Hairer & Wanner, Solving ODEs II, IV.8):
 //
-//   Y_i = s_i + Z_i,   s_i = y + h sum_{j<i} a_ij k_j,   Z_i = h gamma f(t + c_i h, s_i + Z_i),
+//   Y_i = s_i + Z_i,   s_i = y + h sum_{j<i} a_ij k_j,   Z_i = h gamma f(t + c_i h, Y_i),
 //
 // and k_i = Z_i / (h gamma) rather than f(t + c_i h, Y_i): a stiff component of f would
 // multiply the iteration's error by h |lambda|. An explicit first stage takes k_1 = f(t, y).
 // Per step, one linearisation J at (t, y) and one iteration matrix M = I - h gamma J serve
-// every stage and every iteration (simplified Newton):
+// every stage and every iteration (simplified Newton), which holds the stage value Y:
 //
-//   M dZ = h gamma f(t + c_i h, s_i + Z) - Z,   Z += dZ,
+//   M dY = h gamma f(t + c_i h, Y) - (Y - s_i),   Y += dY.
 //
-// from Z = h gamma k_{i-1} (the previous stage's derivative; f(t, y) before the first).
+// Iterating on Y rather than on Z, with f at s_i + Z, keeps the rounding of Y - s_i out of the
+// point where f is evaluated: where a stiff component sits off its slow manifold, k_1 = f(t, y)
+// puts a large term into s_i that Z cancels, and s_i + Z would keep only eps times that term
+// of the component's value. For the same reason a stiffly accurate method
+// (stiffly_accurate<Tableau>(): b is the last row of A) takes y_new = Y_s rather than
+// y + h sum_j b_j k_j.
+//
+// The predictor. The iteration starts from
+//
+//   Y = Y_{i-1} + M^-1 (s_i + h gamma k_{i-1} - Y_{i-1})   (Y_0 = y, k_0 = f(t, y)),
+//
+// one more solve with M per stage. In the nonstiff components M^-1 is near I and this is the
+// extrapolation s_i + h gamma k_{i-1}, accurate to the change of k between stages; in the stiff
+// ones M^-1 divides by h gamma |lambda| and it stays at the previous stage's value, on the
+// slow manifold. For a linear f it is the stage's solution. Either start alone fails:
+//   - From the extrapolation, a stiff component slightly off its manifold is pushed far off,
+//     and the first correction must cancel a term many times its value. Pollution's O1D
+//     (1e-17, decay rate 4.4e11) kept 1e-15 of rounding in float, which k19 turned into a
+//     production rate error of 4e-4 for O3P; the iteration stalled, and Kvaerno5 took 10^5
+//     steps in float for double's 72 (atol = rtol = 1e-5).
+//   - From the previous stage value, the first corrections are large in the nonstiff
+//     components, and the iteration stops with errors near kappa that add up along a
+//     trajectory: Kvaerno3 on Van der Pol (mu = 1000, rtol 1e-8, 13094 steps) ended 6.1
+//     tolerances from the reference, and Kvaerno5 8.2.
+// With the predictor Kvaerno5 takes 25 steps on Pollution in float and 24 in double (1e-5),
+// Van der Pol ends 1.3 (Kvaerno3) and 0.27 (Kvaerno5) tolerances off, and the Newton
+// iterations fall: on Robertson to t = 1e11 (rtol 1e-6) Kvaerno5 takes 265 steps and 3828
+// iterations, against 1123 and 17882 from the extrapolation.
 // Convergence follows Hairer & Wanner (IV.8, (8.10)-(8.12)) in the weighted RMS norm of the
-// tolerances (controllers/error_norm.hpp, scaled by y): with theta_k = ||dZ_k|| / ||dZ_k-1||
-// and eta_k = theta_k / (1 - theta_k), the iteration has converged once eta_k ||dZ_k|| <=
-// kappa, and fails when theta_k >= 1, when theta_k^(k_max - 1 - k) eta_k ||dZ_k|| predicts more
-// than kappa after the last of k_max = 7 iterations, or when ||dZ_k|| is not finite. A stage's
-// first iteration has no rate: it converges only when ||dZ_0|| <= kappa (eta = 1); taking the
+// tolerances (controllers/error_norm.hpp, scaled by y): with theta_k = ||dY_k|| / ||dY_k-1||
+// and eta_k = theta_k / (1 - theta_k), the iteration has converged once eta_k ||dY_k|| <=
+// kappa, and fails when theta_k >= 1, when theta_k^(k_max - 1 - k) eta_k ||dY_k|| predicts more
+// than kappa after the last of k_max = 7 iterations, or when ||dY_k|| is not finite. A stage's
+// first iteration has no rate: it converges only when ||dY_0|| <= kappa (eta = 1); taking the
 // previous stage's rate instead, as Hairer and Wanner take the previous step's, let single
 // iterations through and put Robertson's global error at 40 times the tolerance. The
 // iteration's error adds to every step unseen by the error estimate, so kappa = 0.001 sits
 // below Hairer and Wanner's 0.01 to 0.1: with 0.01, Kvaerno5 on Van der Pol (mu = 1000, rtol
-// 1e-8) ends 2.5 tolerances from the reference, with 0.001 at 0.5, as without the iteration's
-// error. The fixed-step `step`, without tolerances, holds the iteration's error to sqrt(eps)
-// (1 + |y|) of the working precision, the accuracy of right_hand_side's difference Jacobians.
+// 1e-8) ended 2.5 tolerances from the reference, with 0.001 at 0.5, as without the iteration's
+// error (measured from the extrapolated start, before the predictor). The fixed-step `step`,
+// without tolerances, holds the iteration's error to sqrt(eps) (1 + |y|) of the working
+// precision, the accuracy of right_hand_side's difference Jacobians.
 //
 // Inexact Newton. An iterative linear solver needs a tolerance (linear/newton_krylov.hpp):
-// step_with_error asks each solve for a residual ||M dZ - r|| of at most kappa / 1000
-// (linear_tolerance_fraction) in the Newton iteration's weighted norm, so 1e-6 of the
-// tolerance. The error this leaves in dZ is M^-1 times the residual: about the residual
+// step_with_error asks each solve (the predictor's too) for a residual ||M dY - r|| of at most
+// kappa / 1000 (linear_tolerance_fraction) in the Newton iteration's weighted norm, so 1e-6 of
+// the tolerance. The error this leaves in dY is M^-1 times the residual: about the residual
 // where, as for the scaled M of Robertson's and Van der Pol's steps (||M^-1|| <= 1.6 in
 // that norm), M^-1 is bounded. Kappa alone would bound it by the error the iteration
 // accepts; the further factor keeps it out of the error estimates, which the step-size
 // controller also reads where they are far below 1: on Robertson to t = 1e11 they fall to
 // 1e-4 while Newton failures limit the step, and with kappa / 20 (SUNDIALS' eplifac = 0.05)
 // Kvaerno5 with GMRES took 1618 steps instead of direct_lu's 1123, with kappa / 1000 1111
-// (rtol 1e-6; at 1e-8, 3442 and 3220 against 3222).
+// (rtol 1e-6; at 1e-8, 3442 and 3220 against 3222; from the extrapolated start).
 // The target is absolute, not relative to ||r||: a relative 1e-2 lets the first correction
 // of a stage, often 1e9 tolerances at Robertson's late steps, err by 1e7 tolerances, which
 // drives its tiny species far off and the iteration with them (Robertson to t = 1e11 then
@@ -58,7 +86,8 @@
 // (loop/right_hand_side.hpp), dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL).
 // The method is implicit (algorithms/implicit_step.hpp): its report counts the Newton
 // iterations and the linear iterations: one per LU solve with direct_lu (one per Newton
-// iteration), the Krylov iterations with newton_krylov. A step fails with
+// iteration and one per stage's predictor), the Krylov iterations with newton_krylov. A step
+// fails with
 //   - step_failure::singular_matrix when M is singular (direct_lu: dense_lu::factor fails);
 //   - step_failure::linear_solver_failure when a Krylov solve breaks down (M singular on the
 //     Krylov space, or a value not finite), at once;
@@ -143,14 +172,15 @@ struct dirk {
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
-        // The iteration's error eta ||dZ|| then stays within sqrt(eps) (1 + |y|).
+        // The iteration's error eta ||dY|| then stays within sqrt(eps) (1 + |y|).
         const T scale = cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa);
         tolerances<T, n> newton_tol;
         CUBIE_UNROLL
         for (int i = 0; i < n; ++i) newton_tol.atol[i] = newton_tol.rtol[i] = scale;
         stage_derivatives<State> k;
-        if (compute_stages(f, t, dt, y, dydt, newton_tol, T(0), k, report)) {
-            y_new = combine<stages>(y, dt, k);
+        State last_stage;
+        if (compute_stages(f, t, dt, y, dydt, newton_tol, T(0), k, last_stage, report)) {
+            y_new = solution(y, dt, k, last_stage);
         } else {
             CUBIE_UNROLL
             for (int i = 0; i < n; ++i) y_new[i] = cuda::std::numeric_limits<T>::quiet_NaN();
@@ -164,12 +194,13 @@ struct dirk {
         const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& /*dydt_new*/,
         const tolerances<T, N>& tol, implicit_step_report& report) {
         stage_derivatives<State> k;
+        State last_stage;
         const T linear_tolerance = T(newton_kappa * linear_tolerance_fraction);
-        if (!compute_stages(f, t, dt, y, dydt, tol, linear_tolerance, k, report)) {
+        if (!compute_stages(f, t, dt, y, dydt, tol, linear_tolerance, k, last_stage, report)) {
             y_new = y;
             return cuda::std::numeric_limits<T>::infinity();
         }
-        y_new = combine<stages>(y, dt, k);
+        y_new = solution(y, dt, k, last_stage);
         State error{};
         static_for<stages>([&](auto j) {
             constexpr double w = Tableau::b[j] - Tableau::b_hat[j];
@@ -205,12 +236,24 @@ private:
         return sum;
     }
 
-    /// The stage derivatives k of a step from (t, y); false when M is singular, a linear
-    /// solve breaks down or an iteration fails (report.failure says which).
+    /// y_new: the last stage value of a stiffly accurate method, else y + h sum_j b_j k_j.
+    template <class State, class T>
+    CUBIE_HD static State solution(const State& y, T dt, const stage_derivatives<State>& k,
+                                   const State& last_stage) {
+        if constexpr (stiffly_accurate<Tableau>())
+            return last_stage;
+        else
+            return combine<stages>(y, dt, k);
+    }
+
+    /// The stage derivatives k and the last stage value of a step from (t, y); false when M
+    /// is singular, a linear solve breaks down or an iteration fails (report.failure says
+    /// which).
     template <class F, class State, int N, class T>
     CUBIE_HD static bool compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
                                         const tolerances<T, N>& tol, T linear_tolerance,
-                                        stage_derivatives<State>& k, implicit_step_report& report) {
+                                        stage_derivatives<State>& k, State& last_stage,
+                                        implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         using matrix_type = typename LinearSolver::template iteration_matrix<F, State>;
         const T h_gamma = dt * T(Tableau::gamma);
@@ -226,28 +269,36 @@ private:
         bool broke_down = false;  // a linear solve broke down
         bool inexact = false;     // a linear solve of the failing stage ran out of iterations
         State previous = dydt;    // k of the previous stage
+        State previous_Y = y;
         static_for<stages>([&](auto s) {
             if (!converged) return;
             if constexpr (s == 0 && explicit_first_stage<Tableau>()) {
                 k[0] = dydt;
+                if constexpr (stages == 1) last_stage = y;
             } else {
                 const State known = combine<s>(y, dt, k);
                 const T t_stage = t + T(Tableau::c[s]) * dt;
-                State Z;
+                // The predictor: the previous stage value, moved by M^-1 times its distance to
+                // the extrapolation s_i + h gamma k_{i-1} (see the top of this file).
+                State Y;  // the stage value
                 CUBIE_UNROLL
-                for (int i = 0; i < n; ++i) Z[i] = h_gamma * previous[i];
-                T eta = 1;  // no rate before the second iteration
+                for (int i = 0; i < n; ++i) Y[i] = known[i] + h_gamma * previous[i] - previous_Y[i];
                 converged = false;
                 inexact = false;
+                if (M.solve(Y, linear_tolerance, report) == krylov_outcome::breakdown) {
+                    broke_down = true;
+                    return;
+                }
+                CUBIE_UNROLL
+                for (int i = 0; i < n; ++i) Y[i] += previous_Y[i];
+                T eta = 1;  // no rate before the second iteration
                 T last_norm = 0;
                 for (int iteration = 0; iteration < max_newton_iterations; ++iteration) {
-                    State point, dZ;
+                    State dY;
+                    f(t_stage, Y, dY);
                     CUBIE_UNROLL
-                    for (int i = 0; i < n; ++i) point[i] = known[i] + Z[i];
-                    f(t_stage, point, dZ);
-                    CUBIE_UNROLL
-                    for (int i = 0; i < n; ++i) dZ[i] = h_gamma * dZ[i] - Z[i];
-                    const krylov_outcome outcome = M.solve(dZ, linear_tolerance, report);
+                    for (int i = 0; i < n; ++i) dY[i] = h_gamma * dY[i] - (Y[i] - known[i]);
+                    const krylov_outcome outcome = M.solve(dY, linear_tolerance, report);
                     ++report.newton_iterations;
                     if (outcome == krylov_outcome::breakdown) {
                         broke_down = true;
@@ -255,8 +306,8 @@ private:
                     }
                     if (outcome == krylov_outcome::max_iterations) inexact = true;
                     CUBIE_UNROLL
-                    for (int i = 0; i < n; ++i) Z[i] += dZ[i];
-                    const T norm = weighted_rms_norm(dZ, tol, y, y);
+                    for (int i = 0; i < n; ++i) Y[i] += dY[i];
+                    const T norm = weighted_rms_norm(dY, tol, y, y);
                     if (!cuda::std::isfinite(norm)) break;
                     if (iteration > 0) {
                         const T theta = norm / last_norm;
@@ -272,7 +323,9 @@ private:
                     }
                 }
                 CUBIE_UNROLL
-                for (int i = 0; i < n; ++i) k[s][i] = Z[i] * inverse_h_gamma;
+                for (int i = 0; i < n; ++i) k[s][i] = (Y[i] - known[i]) * inverse_h_gamma;
+                if constexpr (s == stages - 1) last_stage = Y;
+                previous_Y = Y;
             }
             previous = k[s];
         });

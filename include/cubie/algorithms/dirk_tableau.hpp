@@ -55,6 +55,14 @@ constexpr bool explicit_first_stage() {
     return T::a[0][0] == 0.0;
 }
 
+/// The last stage is the solution (b is the last row of A): y_new = Y_s.
+template <dirk_tableau T>
+constexpr bool stiffly_accurate() {
+    for (int j = 0; j < T::stages; ++j)
+        if (T::a[T::stages - 1][j] != T::b[j]) return false;
+    return true;
+}
+
 namespace detail::dirk_checks {
 
 // Coefficients are 16- or 17-digit decimals of size below 10: conditions hold to rounding.
