@@ -1,10 +1,12 @@
 // Solves in chunks: bit for bit the results of one pass, progress reported once per chunk
-// up to the total, and cancellation that leaves finished chunks whole and marks the rest.
+// up to the total, and cancellation that leaves finished chunks whole and marks the rest;
+// results reused across solves of other shapes.
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -118,6 +120,49 @@ TEST_CASE("a cancelled solve returns the finished chunks and marks the rest") {
             CHECK(r.saved_counter(3, 0, i) == std::numeric_limits<std::uint32_t>::max());
             CHECK(std::isnan(r.summary("x.mean")(0, i)));
         }
+    }
+}
+
+TEST_CASE("a result reused across solves holds what fresh results hold") {
+    const sweep s;
+    const recording_solver solver;
+    const auto fresh = solver.solve(s.inputs(), settings(), test_backend{});
+    auto shorter = settings();
+    shorter.t_end = 0.5;  // half the saves and summary windows
+    const auto fresh_shorter = solver.solve(s.inputs(), shorter, test_backend{});
+
+    batch_result<double> reused;
+    solver.solve(s.inputs(), settings(), reused, test_backend{});
+    CHECK(cubie::testing::same_results(reused, fresh));
+    CHECK(reused.save_times == fresh.save_times);
+    CHECK(reused.backend == fresh.backend);
+    const double* storage = reused.saved.data();
+    solver.solve(s.inputs(), shorter, reused, test_backend{});  // smaller: no allocation
+    CHECK(cubie::testing::same_results(reused, fresh_shorter));
+    CHECK(reused.save_times == fresh_shorter.save_times);
+    CHECK(reused.saved.data() == storage);
+    solver.solve(s.inputs(), settings(), reused, test_backend{});
+    CHECK(cubie::testing::same_results(reused, fresh));
+
+    SUBCASE("bad settings throw before the result is touched") {
+        auto bad = settings();
+        bad.dt = -1;
+        CHECK_THROWS_AS(solver.solve(s.inputs(), bad, reused, test_backend{}),
+                        std::invalid_argument);
+        CHECK(cubie::testing::same_results(reused, fresh));
+    }
+    SUBCASE("a cancelled solve marks the rest, holding nothing of the previous solve") {
+        solve_control control;
+        control.chunk_trajectories = 20;
+        control.progress = [](const solve_progress& p) { return p.chunks_done < 2; };
+        solver.solve(s.inputs(), settings(), reused, test_backend{}, control);
+        const std::size_t last = n - 1;  // never started on either backend
+        CHECK(reused.statuses[last] == status::cancelled);
+        CHECK(std::isnan(reused.final_state(0, last)));
+        CHECK(reused.accepted_steps[last] == 0);
+        CHECK(std::isnan(reused.saved_value(3, 1, last)));
+        CHECK(reused.saved_counter(3, 0, last) == std::numeric_limits<std::uint32_t>::max());
+        CHECK(std::isnan(reused.summary("x.mean")(0, last)));
     }
 }
 

@@ -8,6 +8,7 @@
 //   auto result = s.solve({n, y0, rho}, settings,
 //                         cubie::backends::cuda{.devices = cubie::backends::cuda::all_devices()});
 //   auto on_gpu = s.solve_on_device({n, d_y0, d_rho}, settings);  // nothing copied back
+//   s.solve({n, y0, rho}, settings, result);  // into a batch_result reused across solves
 //
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
 // compiled. Final states, statuses and step counts always come back.
@@ -68,23 +69,37 @@ public:
     }
 
     template <class Backend = backends::automatic>
-    batch_result<value_type> solve(const batch_inputs<value_type>& inputs,
-                                   const settings_type& settings, Backend backend = {},
-                                   const solve_control& control = {}) const {
+    requires(!std::is_same_v<Backend, batch_result<value_type>>) batch_result<value_type> solve(
+        const batch_inputs<value_type>& inputs, const settings_type& settings, Backend backend = {},
+        const solve_control& control = {})
+    const {
+        batch_result<value_type> result;
+        solve(inputs, settings, result, backend, control);
+        return result;
+    }
+
+    /// The same into `result`, reusing its arrays where their capacity fits: repeated solves
+    /// of one shape allocate nothing, and write pages that are already mapped (a fresh
+    /// result's first touch of each page is a fault, which dominated the end-to-end time of
+    /// large batches). The result is overwritten only once inputs and settings are valid.
+    template <class Backend = backends::automatic>
+    void solve(const batch_inputs<value_type>& inputs, const settings_type& settings,
+               batch_result<value_type>& result, Backend backend = {},
+               const solve_control& control = {}) const {
         if constexpr (std::is_same_v<Backend, backends::automatic>) {
 #if defined(__CUDACC__)
             if (backends::cuda_device_available())
-                return solve(inputs, settings, backends::cuda{.verbose = backend.verbose}, control);
+                return solve(inputs, settings, result, backends::cuda{.verbose = backend.verbose},
+                             control);
 #endif
-            return solve(inputs, settings, backends::host{}, control);
+            solve(inputs, settings, result, backends::host{}, control);
         } else {
             const auto [task, outputs] = prepare(inputs, settings);
 #if defined(__CUDACC__)
             if constexpr (std::is_same_v<Backend, backends::host>) check_host_readable(inputs);
 #endif
-            batch_result<value_type> result = allocate_result(inputs.n_trajectories, outputs);
+            prepare_result(result, inputs.n_trajectories, outputs);
             run(task, inputs, backend, result, outputs.result_bytes(1) + input_bytes(), control);
-            return result;
         }
     }
 
@@ -204,7 +219,9 @@ private:
 
     /// The result's arrays, sized from the plan; outputs not yet recorded are NaN (counters
     /// 2^32 - 1). Says so before allocating when the outputs cannot fit in host memory.
-    static batch_result<value_type> allocate_result(std::size_t n, const plan_type& plan) {
+    /// Sizes r's arrays for n trajectories (within their capacity where it fits) and marks
+    /// every output unrecorded, every trajectory cancelled until integrated.
+    static void prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
         const double bytes = plan.result_bytes(n);
         const double memory = host_memory_bytes();
         if (bytes > memory || bytes > double(std::numeric_limits<std::ptrdiff_t>::max()))
@@ -214,20 +231,19 @@ private:
                 format_value(std::floor(memory / (1 << 20))) +
                 " MiB this machine has: save less often, select fewer variables, summarise "
                 "instead of saving, or solve fewer trajectories at a time");
-        batch_result<value_type> r;
-        describe_result(r, n, plan);
         constexpr value_type unrecorded = std::numeric_limits<value_type>::quiet_NaN();
         try {
-            // Sized untouched, then first written by every thread (host_array.hpp).
-            r.final_states.resize(static_cast<std::size_t>(System::n_states) * n);
-            r.statuses.resize(n);
-            r.accepted_steps.resize(n);
-            r.rejected_steps.resize(n);
-            r.newton_iterations.resize(iteration_counts * n);
-            r.linear_iterations.resize(iteration_counts * n);
-            r.saved.resize(plan.saved_per_trajectory() * n);
-            r.saved_counters.resize(plan.counters_per_trajectory() * n);
-            r.summaries.resize(plan.summaries_per_trajectory() * n);
+            // Sized untouched (cleared first: growing copies nothing), then written by every
+            // thread (host_array.hpp).
+            resize_untouched(r.final_states, static_cast<std::size_t>(System::n_states) * n);
+            resize_untouched(r.statuses, n);
+            resize_untouched(r.accepted_steps, n);
+            resize_untouched(r.rejected_steps, n);
+            resize_untouched(r.newton_iterations, iteration_counts * n);
+            resize_untouched(r.linear_iterations, iteration_counts * n);
+            resize_untouched(r.saved, plan.saved_per_trajectory() * n);
+            resize_untouched(r.saved_counters, plan.counters_per_trajectory() * n);
+            resize_untouched(r.summaries, plan.summaries_per_trajectory() * n);
         } catch (const std::bad_alloc&) {
             throw std::invalid_argument("the outputs of " + std::to_string(n) +
                                         " trajectories need " + format_value(bytes) +
@@ -242,7 +258,9 @@ private:
         fill_in_parallel(r.saved, unrecorded);
         fill_in_parallel(r.saved_counters, std::numeric_limits<std::uint32_t>::max());
         fill_in_parallel(r.summaries, unrecorded);
-        return r;
+        describe_result(r, n, plan);
+        r.backend.clear();
+        r.kernel.reset();
     }
 
     /// The legends of a result of n trajectories.

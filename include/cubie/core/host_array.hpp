@@ -38,6 +38,14 @@ struct default_init_allocator : std::allocator<T> {
 template <class T>
 using host_array = std::vector<T, default_init_allocator<T>>;
 
+/// Resizes to n elements, copying and initialising none: within the capacity nothing is
+/// allocated, beyond it the old elements are dropped rather than copied.
+template <class T>
+void resize_untouched(host_array<T>& a, std::size_t n) {
+    a.clear();
+    a.resize(n);
+}
+
 /// Sets every element to `value`, the array split evenly over the OpenMP threads.
 template <class T>
 void fill_in_parallel(host_array<T>& a, const T& value) {
