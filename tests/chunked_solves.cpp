@@ -4,8 +4,6 @@
 
 #include <doctest/doctest.h>
 
-#include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -112,13 +110,7 @@ TEST_CASE("a cancelled solve returns the finished chunks and marks the rest") {
                 std::vector<double>{whole.final_state(0, i), whole.saved_value(3, 1, i)}));
             CHECK(r.saved_counter(3, 0, i) == whole.saved_counter(3, 0, i));
         } else {
-            CHECK(r.statuses[i] == status::cancelled);
-            CHECK(r.status_message(i) == std::string("cancelled"));
-            CHECK(std::isnan(r.final_state(2, i)));
-            CHECK(r.accepted_steps[i] == 0);
-            CHECK(std::isnan(r.saved_value(3, 1, i)));
-            CHECK(r.saved_counter(3, 0, i) == std::numeric_limits<std::uint32_t>::max());
-            CHECK(std::isnan(r.summary("x.mean")(0, i)));
+            cubie::testing::check_never_started(r, i);
         }
     }
 }
@@ -156,13 +148,7 @@ TEST_CASE("a result reused across solves holds what fresh results hold") {
         control.chunk_trajectories = 20;
         control.progress = [](const solve_progress& p) { return p.chunks_done < 2; };
         solver.solve(s.inputs(), settings(), reused, test_backend{}, control);
-        const std::size_t last = n - 1;  // never started on either backend
-        CHECK(reused.statuses[last] == status::cancelled);
-        CHECK(std::isnan(reused.final_state(0, last)));
-        CHECK(reused.accepted_steps[last] == 0);
-        CHECK(std::isnan(reused.saved_value(3, 1, last)));
-        CHECK(reused.saved_counter(3, 0, last) == std::numeric_limits<std::uint32_t>::max());
-        CHECK(std::isnan(reused.summary("x.mean")(0, last)));
+        cubie::testing::check_never_started(reused, n - 1);  // on either backend
     }
 }
 

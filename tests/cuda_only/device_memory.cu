@@ -7,7 +7,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cmath>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "support/recording_sweep.hpp"
 
 using namespace cubie;
+using cubie::testing::check_never_started;
 using cubie::testing::recording_solver;
 using cubie::testing::recording_sweep;
 using cubie::testing::same_bits;
@@ -152,15 +152,7 @@ TEST_CASE("a cancelled solve into device memory marks what it never started") {
     std::size_t kept = 0;
     while (kept < s.n && r.statuses[kept] != status::cancelled) ++kept;
     CHECK(kept == 60);  // two chunks reported, the third already in flight
-    for (std::size_t i = kept; i < s.n; ++i) {
-        INFO("trajectory " << i);
-        CHECK(r.statuses[i] == status::cancelled);
-        CHECK(std::isnan(r.final_state(0, i)));
-        CHECK(r.accepted_steps[i] == 0);
-        CHECK(std::isnan(r.saved_value(2, 1, i)));
-        CHECK(r.saved_counter(2, 0, i) == std::numeric_limits<std::uint32_t>::max());
-        CHECK(std::isnan(r.summary("z.max")(0, i)));
-    }
+    for (std::size_t i = kept; i < s.n; ++i) check_never_started(r, i);
 }
 
 TEST_CASE("device memory misused is refused before any work") {

@@ -3,9 +3,14 @@
 // failing trajectory, and a bit-for-bit comparison of results: for tests that solve the
 // same batch two ways (in chunks, from device memory, on several devices).
 
+#include <doctest/doctest.h>
+
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -67,6 +72,27 @@ bool same_results(const batch_result<T>& a, const batch_result<T>& b) {
            same_bits(a.newton_iterations, b.newton_iterations) &&
            same_bits(a.linear_iterations, b.linear_iterations) && same_bits(a.saved, b.saved) &&
            same_bits(a.saved_counters, b.saved_counters) && same_bits(a.summaries, b.summaries);
+}
+
+/// Trajectory i of a cancelled solve was never started: status cancelled, every final state,
+/// saved value and summary NaN, every counter unrecorded (2^32 - 1), no steps.
+inline void check_never_started(const batch_result<double>& r, std::size_t i) {
+    INFO("trajectory " << i);
+    CHECK(r.statuses[i] == status::cancelled);
+    CHECK(r.status_message(i) == std::string("cancelled"));
+    CHECK(r.accepted_steps[i] == 0);
+    CHECK(r.rejected_steps[i] == 0);
+    for (int state = 0; state < static_cast<int>(r.n_states); ++state)
+        CHECK(std::isnan(r.final_state(state, i)));
+    for (std::size_t save = 0; save < r.n_saves(); ++save) {
+        for (std::size_t v = 0; v < r.n_saved_variables(); ++v)
+            CHECK(std::isnan(r.saved_value(save, v, i)));
+        for (std::size_t c = 0; c < r.counter_names.size(); ++c)
+            CHECK(r.saved_counter(save, c, i) == std::numeric_limits<std::uint32_t>::max());
+    }
+    for (std::size_t window = 0; window < r.n_windows(); ++window)
+        for (std::size_t row = 0; row < r.n_summary_rows(); ++row)
+            CHECK(std::isnan(r.summary_value(window, row, i)));
 }
 
 }  // namespace cubie::testing

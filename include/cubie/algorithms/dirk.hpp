@@ -274,7 +274,6 @@ private:
             if (!converged) return;
             if constexpr (s == 0 && explicit_first_stage<Tableau>()) {
                 k[0] = dydt;
-                if constexpr (stages == 1) last_stage = y;
             } else {
                 const State known = combine<s>(y, dt, k);
                 const T t_stage = t + T(Tableau::c[s]) * dt;

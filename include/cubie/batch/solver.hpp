@@ -69,10 +69,10 @@ public:
     }
 
     template <class Backend = backends::automatic>
-    requires(!std::is_same_v<Backend, batch_result<value_type>>) batch_result<value_type> solve(
-        const batch_inputs<value_type>& inputs, const settings_type& settings, Backend backend = {},
-        const solve_control& control = {})
-    const {
+    batch_result<value_type> solve(const batch_inputs<value_type>& inputs,
+                                   const settings_type& settings, Backend backend = {},
+                                   const solve_control& control = {}) const
+        requires(!std::is_same_v<Backend, batch_result<value_type>>) {
         batch_result<value_type> result;
         solve(inputs, settings, result, backend, control);
         return result;
@@ -88,9 +88,11 @@ public:
                const solve_control& control = {}) const {
         if constexpr (std::is_same_v<Backend, backends::automatic>) {
 #if defined(__CUDACC__)
-            if (backends::cuda_device_available())
-                return solve(inputs, settings, result, backends::cuda{.verbose = backend.verbose},
-                             control);
+            if (backends::cuda_device_available()) {
+                solve(inputs, settings, result, backends::cuda{.verbose = backend.verbose},
+                      control);
+                return;
+            }
 #endif
             solve(inputs, settings, result, backends::host{}, control);
         } else {
@@ -217,10 +219,10 @@ private:
                                         std::to_string(System::n_drivers) + " drivers");
     }
 
-    /// The result's arrays, sized from the plan; outputs not yet recorded are NaN (counters
-    /// 2^32 - 1). Says so before allocating when the outputs cannot fit in host memory.
-    /// Sizes r's arrays for n trajectories (within their capacity where it fits) and marks
-    /// every output unrecorded, every trajectory cancelled until integrated.
+    /// Sizes r's arrays and legends for n trajectories from the plan (within the arrays'
+    /// capacity where it fits): outputs not yet recorded are NaN (counters 2^32 - 1), and
+    /// every trajectory cancelled until integrated. Says so before allocating when the
+    /// outputs cannot fit in host memory.
     static void prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
         const double bytes = plan.result_bytes(n);
         const double memory = host_memory_bytes();
