@@ -6,10 +6,9 @@
 
 namespace lorenz_bench {
 
-cubie::batch_result<float> library_classical_rk4(const sweep& s, int repeat, timing& t) {
-    cubie::solve_settings<cubie::fixed_step> settings;
-    settings.dt = dt_fixed;
-    return time_library<cubie::classical_rk4>(s, repeat, t, settings);
+std::unique_ptr<contender> library_classical_rk4(const sweep& s) {
+    return std::make_unique<library_contender<cubie::classical_rk4, cubie::fixed_step>>(
+        s, fixed_settings());
 }
 
 }  // namespace lorenz_bench

@@ -1,16 +1,20 @@
-// The library's adaptive Tsit5 (PI controller) on the benchmark sweep.
+// The library's Tsit5 on the benchmark sweep: fixed steps, and adaptive (PI controller).
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/fixed_step.hpp"
 #include "time_library.cuh"
 
 namespace lorenz_bench {
 
-cubie::batch_result<float> library_tsit5(const sweep& s, int repeat, timing& t) {
-    cubie::solve_settings<cubie::pi_controller> settings;
-    settings.dt = dt_fixed;
-    settings.atol = settings.rtol = {tolerance};
-    return time_library<cubie::tsit5>(s, repeat, t, settings);
+std::unique_ptr<contender> library_fixed_tsit5(const sweep& s) {
+    return std::make_unique<library_contender<cubie::tsit5, cubie::fixed_step>>(s,
+                                                                                fixed_settings());
+}
+
+std::unique_ptr<contender> library_tsit5(const sweep& s, double tolerance) {
+    return std::make_unique<library_contender<cubie::tsit5, cubie::pi_controller>>(
+        s, adaptive_settings(tolerance));
 }
 
 }  // namespace lorenz_bench

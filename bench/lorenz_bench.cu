@@ -1,9 +1,10 @@
 // Lorenz rho-sweep benchmark (the protocol of the field: x0 = (1, 0, 0), rho = linspace(0,
-// 21, N), t in [0, 1], float32, final state only). For each N it times, in one process,
-// the hand-written reference kernels (reference_kernels.cuh) and the library, end to end
-// (host-to-device copy, solve, device-to-host copy) and kernel alone, fastest of --repeat
-// runs after a warm-up, and reports the error of every final state against a float64
-// reference (the library's vern9 in double at rtol = atol = 1e-12).
+// 21, N), t in [0, 1], float32, final state only). For each N and method it times, in one
+// process, a hand-written kernel (reference_kernels.cuh) where there is one and the
+// library, end to end (host-to-device copy, solve, device-to-host copy) and kernel alone,
+// fastest of --repeat solves after a warm-up with the two sides' solves alternating, and
+// reports the error of every final state against a float64 reference (the library's vern9
+// in double at rtol = atol = 1e-12).
 //
 //   lorenz_bench [--log2n 10,14,18,20,22,24] [--repeat 5] [--json FILE]
 
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -21,6 +23,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
+#include "cubie/core/pinned_buffer.hpp"
 #include "lorenz_bench.hpp"
 #include "reference_kernels.cuh"
 
@@ -28,21 +31,61 @@ namespace {
 
 using namespace lorenz_bench;
 
+/// A hand-written kernel as a contender: pinned host buffers, copies of the inputs in
+/// and of the final states out around one launch.
+class hand_contender final : public contender {
+public:
+    using launch_type =
+        std::function<void(const float* y0, const float* rho, float* out, unsigned* steps)>;
+
+    hand_contender(const sweep& s, launch_type launch)
+        : n_(s.n),
+          launch_(std::move(launch)),
+          in_(4 * n_),
+          out_(3 * n_),
+          d_in_(4 * n_),
+          d_out_(3 * n_),
+          d_steps_(n_) {
+        std::copy(s.y0.begin(), s.y0.end(), in_.data());
+        std::copy(s.rho.begin(), s.rho.end(), in_.data() + 3 * n_);
+    }
+
+    void solve_once(timing& t) override {
+        const double t0 = now_ms();
+        CUBIE_CUDA_CHECK(
+            cudaMemcpy(d_in_.data(), in_.data(), 4 * n_ * sizeof(float), cudaMemcpyHostToDevice));
+        start_.record();
+        launch_(d_in_.data(), d_in_.data() + 3 * n_, d_out_.data(), d_steps_.data());
+        stop_.record();
+        CUBIE_CUDA_CHECK(cudaGetLastError());
+        CUBIE_CUDA_CHECK(
+            cudaMemcpy(out_.data(), d_out_.data(), 3 * n_ * sizeof(float), cudaMemcpyDeviceToHost));
+        const double e2e = now_ms() - t0;
+        t.keep_best(e2e, stop_.milliseconds_since(start_));
+    }
+
+    std::vector<float> final_states() const override { return {out_.data(), out_.data() + 3 * n_}; }
+    std::vector<unsigned> steps() const override {
+        std::vector<unsigned> steps(n_);
+        d_steps_.copy_to(steps);
+        return steps;
+    }
+
+private:
+    std::size_t n_;
+    launch_type launch_;
+    cubie::pinned_buffer<float> in_, out_;
+    cubie::device_buffer<float> d_in_, d_out_;
+    cubie::device_buffer<unsigned> d_steps_;
+    cubie::cuda_event start_, stop_;
+};
+
 struct row {
     std::size_t n;
     std::string method;
+    bool has_hand;
     timing hand, library;
     double hand_error, library_error, hand_steps, library_steps;
-};
-
-/// Pinned host memory, as a tuned user program would hold its inputs and outputs.
-template <class T>
-struct pinned {
-    T* data = nullptr;
-    explicit pinned(std::size_t n) { CUBIE_CUDA_CHECK(cudaMallocHost(&data, n * sizeof(T))); }
-    ~pinned() { static_cast<void>(cudaFreeHost(data)); }
-    pinned(const pinned&) = delete;
-    pinned& operator=(const pinned&) = delete;
 };
 
 sweep make_sweep(std::size_t n) {
@@ -57,45 +100,11 @@ sweep make_sweep(std::size_t n) {
     return s;
 }
 
-template <class V>
-double max_error(const V& final_states, const std::vector<double>& reference) {
+double max_error(const std::vector<float>& final_states, const std::vector<double>& reference) {
     double e = 0;
     for (std::size_t i = 0; i < reference.size(); ++i)
         e = std::max(e, std::abs(static_cast<double>(final_states[i]) - reference[i]));
     return e;
-}
-
-/// The hand-written kernel, end to end with pinned buffers; returns the final states.
-template <class Launch>
-std::vector<float> run_hand(const sweep& s, int repeat, timing& t, std::vector<unsigned>* steps,
-                            Launch launch) {
-    const std::size_t n = s.n;
-    pinned<float> in(4 * n), out(3 * n);
-    pinned<unsigned> steps_host(n);
-    std::copy(s.y0.begin(), s.y0.end(), in.data);
-    std::copy(s.rho.begin(), s.rho.end(), in.data + 3 * n);
-    cubie::device_buffer<float> d_in(4 * n), d_out(3 * n);
-    cubie::device_buffer<unsigned> d_steps(n);
-    cubie::cuda_event start, stop;
-    for (int r = 0; r <= repeat; ++r) {  // r == 0: warm-up
-        const double t0 = now_ms();
-        CUBIE_CUDA_CHECK(
-            cudaMemcpy(d_in.data(), in.data, 4 * n * sizeof(float), cudaMemcpyHostToDevice));
-        start.record();
-        launch(d_in.data(), d_in.data() + 3 * n, d_out.data(), d_steps.data());
-        stop.record();
-        CUBIE_CUDA_CHECK(cudaGetLastError());
-        CUBIE_CUDA_CHECK(
-            cudaMemcpy(out.data, d_out.data(), 3 * n * sizeof(float), cudaMemcpyDeviceToHost));
-        const double e2e = now_ms() - t0;
-        if (r > 0) t.keep_best(e2e, stop.milliseconds_since(start));
-    }
-    if (steps) {
-        CUBIE_CUDA_CHECK(cudaMemcpy(steps_host.data, d_steps.data(), n * sizeof(unsigned),
-                                    cudaMemcpyDeviceToHost));
-        steps->assign(steps_host.data, steps_host.data + n);
-    }
-    return std::vector<float>(out.data, out.data + 3 * n);
 }
 
 double mean(const std::vector<unsigned>& v) {
@@ -104,38 +113,57 @@ double mean(const std::vector<unsigned>& v) {
     return v.empty() ? 0 : sum / static_cast<double>(v.size());
 }
 
+/// One method on one sweep: the warm-up of both sides, then their solves alternating.
+row compare(const sweep& s, const std::string& method, contender* hand, contender& library,
+            int repeat, bool adaptive) {
+    row r{s.n, method, hand != nullptr, {}, {}, 0, 0, 0, 0};
+    timing warm_up;
+    if (hand) hand->solve_once(warm_up);
+    library.solve_once(warm_up);
+    for (int k = 0; k < repeat; ++k) {
+        if (hand) hand->solve_once(r.hand);
+        library.solve_once(r.library);
+    }
+    r.library_error = max_error(library.final_states(), s.reference);
+    r.library_steps = adaptive ? mean(library.steps()) : 1024;
+    if (hand) {
+        r.hand_error = max_error(hand->final_states(), s.reference);
+        r.hand_steps = adaptive ? mean(hand->steps()) : 1024;
+    }
+    return r;
+}
+
 std::vector<row> measure(std::size_t n, int repeat) {
     const sweep s = make_sweep(n);
-    const int blocks = static_cast<int>((n + 255) / 256);
+    const auto blocks = static_cast<unsigned>((n + 255) / 256);
     const int ni = static_cast<int>(n);
+    const auto dt = static_cast<float>(dt_fixed);
     std::vector<row> rows;
 
-    row rk4{n, "classical_rk4 dt=2^-10", {}, {}, 0, 0, 1024, 1024};
-    const auto hand =
-        run_hand(s, repeat, rk4.hand, nullptr, [&](auto y0, auto rho, auto out, auto) {
-            reference::rk4<<<blocks, 256>>>(y0, rho, out, ni, static_cast<float>(dt_fixed), 1024);
-        });
-    const auto lib = library_classical_rk4(s, repeat, rk4.library);
-    rk4.hand_error = max_error(hand, s.reference);
-    rk4.library_error = max_error(lib.final_states, s.reference);
-    rows.push_back(rk4);
-
-    row ts{n, "tsit5 tol=1e-5", {}, {}, 0, 0, 0, 0};
-    std::vector<unsigned> hand_steps;
-    const auto hand5 =
-        run_hand(s, repeat, ts.hand, &hand_steps, [&](auto y0, auto rho, auto out, auto steps) {
-            reference::tsit5<<<blocks, 256>>>(y0, rho, out, steps, ni, static_cast<float>(dt_fixed),
-                                              static_cast<float>(tolerance));
-        });
-    const auto lib5 = library_tsit5(s, repeat, ts.library);
-    std::vector<unsigned> lib_steps(n);
-    for (std::size_t i = 0; i < n; ++i)
-        lib_steps[i] = lib5.accepted_steps[i] + lib5.rejected_steps[i];
-    ts.hand_error = max_error(hand5, s.reference);
-    ts.library_error = max_error(lib5.final_states, s.reference);
-    ts.hand_steps = mean(hand_steps);
-    ts.library_steps = mean(lib_steps);
-    rows.push_back(ts);
+    hand_contender rk4(s, [&](const float* y0, const float* rho, float* out, unsigned*) {
+        reference::rk4<<<blocks, 256>>>(y0, rho, out, ni, dt, 1024);
+    });
+    rows.push_back(
+        compare(s, "classical_rk4 dt=2^-10", &rk4, *library_classical_rk4(s), repeat, false));
+    hand_contender fixed_tsit5(s, [&](const float* y0, const float* rho, float* out, unsigned*) {
+        reference::fixed_tsit5<<<blocks, 256>>>(y0, rho, out, ni, dt, 1024);
+    });
+    rows.push_back(
+        compare(s, "tsit5 dt=2^-10", &fixed_tsit5, *library_fixed_tsit5(s), repeat, false));
+    for (const double tolerance : {1e-5, 1e-8}) {
+        const std::string tol = tolerance == 1e-5 ? " tol=1e-5" : " tol=1e-8";
+        hand_contender tsit5(s,
+                             [&](const float* y0, const float* rho, float* out, unsigned* steps) {
+                                 reference::tsit5<<<blocks, 256>>>(y0, rho, out, steps, ni, dt,
+                                                                   static_cast<float>(tolerance));
+                             });
+        rows.push_back(
+            compare(s, "tsit5" + tol, &tsit5, *library_tsit5(s, tolerance), repeat, true));
+        rows.push_back(compare(s, "dormand_prince_54" + tol, nullptr,
+                               *library_dormand_prince_54(s, tolerance), repeat, true));
+        rows.push_back(compare(s, "cash_karp_54" + tol, nullptr,
+                               *library_cash_karp_54(s, tolerance), repeat, true));
+    }
     return rows;
 }
 
@@ -144,6 +172,46 @@ std::vector<int> parse_list(const std::string& text) {
     std::stringstream in(text);
     for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoi(item));
     return out;
+}
+
+void print_row(const row& r) {
+    const int log2n = static_cast<int>(std::lround(std::log2(static_cast<double>(r.n))));
+    if (r.has_hand)
+        std::printf("2^%-3d %-26s %9.3f / %8.3f %9.3f / %8.3f %7.3f %7.3f %8.1e %7.1f %7.1f\n",
+                    log2n, r.method.c_str(), r.hand.e2e_ms, r.hand.kernel_ms, r.library.e2e_ms,
+                    r.library.kernel_ms, r.library.e2e_ms / r.hand.e2e_ms,
+                    r.library.kernel_ms / r.hand.kernel_ms, r.library_error, r.library_steps,
+                    r.hand_steps);
+    else
+        std::printf("2^%-3d %-26s %20s %9.3f / %8.3f %7s %7s %8.1e %7.1f %7s\n", log2n,
+                    r.method.c_str(), "-", r.library.e2e_ms, r.library.kernel_ms, "-", "-",
+                    r.library_error, r.library_steps, "-");
+}
+
+void write_json(const std::string& path, const cudaDeviceProp& p, int clock_mhz, const char* commit,
+                int repeat, const std::vector<row>& rows) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) throw std::runtime_error("cannot write " + path);
+    std::fprintf(f,
+                 "{\"device\": \"%s\", \"sm_clock_mhz\": %d, \"commit\": \"%s\", \"repeat\": %d, "
+                 "\"problem\": \"lorenz float32, final state only\", \"rows\": [\n",
+                 p.name, clock_mhz, commit, repeat);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const row& r = rows[i];
+        std::fprintf(f, "  {\"n\": %zu, \"method\": \"%s\", ", r.n, r.method.c_str());
+        if (r.has_hand)
+            std::fprintf(f,
+                         "\"hand_e2e_ms\": %.4f, \"hand_kernel_ms\": %.4f, "
+                         "\"hand_max_error\": %.3e, \"hand_mean_steps\": %.2f, ",
+                         r.hand.e2e_ms, r.hand.kernel_ms, r.hand_error, r.hand_steps);
+        std::fprintf(f,
+                     "\"library_e2e_ms\": %.4f, \"library_kernel_ms\": %.4f, "
+                     "\"library_max_error\": %.3e, \"library_mean_steps\": %.2f}%s\n",
+                     r.library.e2e_ms, r.library.kernel_ms, r.library_error, r.library_steps,
+                     i + 1 < rows.size() ? "," : "");
+    }
+    std::fprintf(f, "]}\n");
+    std::fclose(f);
 }
 
 }  // namespace
@@ -171,48 +239,31 @@ int main(int argc, char** argv) {
         CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
         int clock_khz = 0;
         CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-        const char* commit = std::getenv("CUBIE_COMMIT");
+        const char* env_commit = std::getenv("CUBIE_COMMIT");
+        const char* commit = env_commit ? env_commit : "unknown";
         std::printf("device %s, %d SMs, max SM clock %d MHz; commit %s\n", p.name,
-                    p.multiProcessorCount, clock_khz / 1000, commit ? commit : "unknown");
+                    p.multiProcessorCount, clock_khz / 1000, commit);
         std::printf(
-            "Lorenz float32, t in [0, 1], final state only; fastest of %d after a "
-            "warm-up; inputs in pinned host memory for both, the library's result reused "
-            "across solves\n\n",
+            "Lorenz float32, t in [0, 1], final state only, dt0 = 2^-10, atol = rtol = tol; "
+            "fastest of %d after a warm-up, hand and library solves alternating. e2e: from "
+            "pinned inputs to final states on the host (the library into a reused "
+            "batch_result); kernel: the kernels alone (the library from device inputs into a "
+            "device_result). Error: max over final states against float64; steps: mean "
+            "attempted per trajectory\n\n",
             repeat);
-        std::printf("%-9s %-24s %21s %21s %15s %19s %9s\n", "N", "method", "hand e2e / kernel ms",
-                    "lib e2e / kernel ms", "lib/hand e2e", "lib/hand kernel", "max err");
+        std::printf("%-5s %-26s %20s %20s %7s %7s %8s %7s %7s\n", "N", "method",
+                    "hand e2e / kernel ms", "lib e2e / kernel ms", "e2e", "kernel", "max err",
+                    "steps", "hand");
+        std::printf("%-5s %-26s %20s %20s %7s %7s %8s %7s %7s\n", "", "", "", "", "lib/hand",
+                    "lib/hand", "lib", "lib", "steps");
         std::vector<row> all;
-        for (int k : log2n) {
+        for (int k : log2n)
             for (const row& r : measure(std::size_t{1} << k, repeat)) {
-                std::printf("2^%-7d %-24s %10.3f / %8.3f %10.3f / %8.3f %15.2f %19.2f %9.1e\n", k,
-                            r.method.c_str(), r.hand.e2e_ms, r.hand.kernel_ms, r.library.e2e_ms,
-                            r.library.kernel_ms, r.library.e2e_ms / r.hand.e2e_ms,
-                            r.library.kernel_ms / r.hand.kernel_ms, r.library_error);
+                print_row(r);
+                std::fflush(stdout);
                 all.push_back(r);
             }
-        }
-        if (!json_path.empty()) {
-            std::FILE* f = std::fopen(json_path.c_str(), "w");
-            if (!f) throw std::runtime_error("cannot write " + json_path);
-            std::fprintf(f,
-                         "{\"device\": \"%s\", \"sm_clock_mhz\": %d, \"commit\": \"%s\", "
-                         "\"repeat\": %d, \"rows\": [\n",
-                         p.name, clock_khz / 1000, commit ? commit : "unknown", repeat);
-            for (std::size_t i = 0; i < all.size(); ++i) {
-                const row& r = all[i];
-                std::fprintf(f,
-                             "  {\"n\": %zu, \"method\": \"%s\", \"hand_e2e_ms\": %.4f, "
-                             "\"hand_kernel_ms\": %.4f, \"library_e2e_ms\": %.4f, "
-                             "\"library_kernel_ms\": %.4f, \"hand_max_error\": %.3e, "
-                             "\"library_max_error\": %.3e, \"hand_mean_steps\": %.2f, "
-                             "\"library_mean_steps\": %.2f}%s\n",
-                             r.n, r.method.c_str(), r.hand.e2e_ms, r.hand.kernel_ms,
-                             r.library.e2e_ms, r.library.kernel_ms, r.hand_error, r.library_error,
-                             r.hand_steps, r.library_steps, i + 1 < all.size() ? "," : "");
-            }
-            std::fprintf(f, "]}\n");
-            std::fclose(f);
-        }
+        if (!json_path.empty()) write_json(json_path, p, clock_khz / 1000, commit, repeat, all);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "lorenz_bench: %s\n", e.what());
         return 1;

@@ -1,19 +1,18 @@
 #pragma once
-// What the Lorenz benchmark's translation units share: the sweep, timings, and the library
-// runs, each library configuration compiled in its own translation unit.
+// What the Lorenz benchmark's translation units share: the sweep, timings, and the
+// contenders (a hand-written kernel, or one library configuration in its own translation
+// unit), each timed one solve at a time so that the repeats of both sides interleave.
 
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <vector>
-
-#include "cubie/batch/batch_result.hpp"
 
 namespace lorenz_bench {
 
 inline constexpr double dt_fixed = 1.0 / 1024;
-inline constexpr double tolerance = 1e-5;
 
 struct timing {
     double e2e_ms = std::numeric_limits<double>::infinity();
@@ -40,8 +39,23 @@ struct sweep {
 /// The float64 reference: the library's vern9 in double at rtol = atol = 1e-12.
 std::vector<double> reference_final_states(const sweep& s);
 
-/// The library, end to end through solver.solve() from std::vector inputs.
-cubie::batch_result<float> library_classical_rk4(const sweep& s, int repeat, timing& t);
-cubie::batch_result<float> library_tsit5(const sweep& s, int repeat, timing& t);
+/// One side of a comparison on one sweep, its buffers set up once.
+class contender {
+public:
+    virtual ~contender() = default;
+    /// One complete solve, end to end (copy in, solve, copy out) and kernel alone.
+    virtual void solve_once(timing& t) = 0;
+    /// Of the last solve: final states [state][trajectory], attempted steps per trajectory.
+    virtual std::vector<float> final_states() const = 0;
+    virtual std::vector<unsigned> steps() const = 0;
+};
+
+/// The library's configurations: fixed classical RK4 and Tsitouras 5(4) at dt_fixed;
+/// adaptive Tsit5, Dormand-Prince 5(4) and Cash-Karp 5(4) (PI controller) at `tolerance`.
+std::unique_ptr<contender> library_classical_rk4(const sweep& s);
+std::unique_ptr<contender> library_fixed_tsit5(const sweep& s);
+std::unique_ptr<contender> library_tsit5(const sweep& s, double tolerance);
+std::unique_ptr<contender> library_dormand_prince_54(const sweep& s, double tolerance);
+std::unique_ptr<contender> library_cash_karp_54(const sweep& s, double tolerance);
 
 }  // namespace lorenz_bench

@@ -38,45 +38,38 @@ __global__ void rk4(const float* __restrict__ y0, const float* __restrict__ rho,
     out[2 * n + i] = z;
 }
 
-/// Tsitouras 5(4) with a PI controller (exponents 0.14 and 0.08, safety 0.9, factor in
-/// [0.2, 10]) and the RMS error norm scaled by atol + rtol max(|y|, |y_new|), over [0, 1].
-/// Lorenz is autonomous: the stage times (c) are not needed.
-__global__ void tsit5(const float* __restrict__ y0, const float* __restrict__ rho,
-                      float* __restrict__ out, unsigned* __restrict__ steps_taken, int n, float dt0,
-                      float tol) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    constexpr float a21 = 0.161f;
-    constexpr float a31 = -8.48065549235698854443e-3f, a32 = 0.335480655492356988544f;
-    constexpr float a41 = 2.89715305710549343213f, a42 = -6.35944848997507484315f,
-                    a43 = 4.36229543286958141102f;
-    constexpr float a51 = 5.32586482843925660443f, a52 = -11.7488835640628278777f,
-                    a53 = 7.4955393428898362083f, a54 = -0.0924950663617552492565f;
-    constexpr float a61 = 5.86145544294642002866f, a62 = -12.9209693178471092917f,
-                    a63 = 8.15936789857615864318f, a64 = -0.0715849732814009972245f,
-                    a65 = -0.028269050394068382909f;
-    constexpr float b1 = 0.0964607668180652295182f, b2 = 0.01f, b3 = 0.479889650414499574775f,
-                    b4 = 1.37900857410374189319f, b5 = -3.2900695154360806799f,
-                    b6 = 2.32471052409977398242f;
-    // b - b_hat
-    constexpr float e1 = 0.0964607668180652295182f - 0.0946807557658394580748f,
-                    e2 = 0.01f - 9.18356554034325309678e-3f,
-                    e3 = 0.479889650414499574775f - 0.487770528424761570786f,
-                    e4 = 1.37900857410374189319f - 1.23429756693047898566f,
-                    e5 = -3.2900695154360806799f + 2.70771234998352545488f,
-                    e6 = 2.32471052409977398242f - 1.86662841817058703575f, e7 = -1.0f / 66;
+/// Tsitouras 5(4)'s coefficients (Lorenz is autonomous: the stage times c are not needed).
+namespace tsit5_tableau {
+constexpr float a21 = 0.161f;
+constexpr float a31 = -8.48065549235698854443e-3f, a32 = 0.335480655492356988544f;
+constexpr float a41 = 2.89715305710549343213f, a42 = -6.35944848997507484315f,
+                a43 = 4.36229543286958141102f;
+constexpr float a51 = 5.32586482843925660443f, a52 = -11.7488835640628278777f,
+                a53 = 7.4955393428898362083f, a54 = -0.0924950663617552492565f;
+constexpr float a61 = 5.86145544294642002866f, a62 = -12.9209693178471092917f,
+                a63 = 8.15936789857615864318f, a64 = -0.0715849732814009972245f,
+                a65 = -0.028269050394068382909f;
+constexpr float b1 = 0.0964607668180652295182f, b2 = 0.01f, b3 = 0.479889650414499574775f,
+                b4 = 1.37900857410374189319f, b5 = -3.2900695154360806799f,
+                b6 = 2.32471052409977398242f;
+// b - b_hat
+constexpr float e1 = 0.0964607668180652295182f - 0.0946807557658394580748f,
+                e2 = 0.01f - 9.18356554034325309678e-3f,
+                e3 = 0.479889650414499574775f - 0.487770528424761570786f,
+                e4 = 1.37900857410374189319f - 1.23429756693047898566f,
+                e5 = -3.2900695154360806799f + 2.70771234998352545488f,
+                e6 = 2.32471052409977398242f - 1.86662841817058703575f, e7 = -1.0f / 66;
+}  // namespace tsit5_tableau
 
-    float x = y0[i], y = y0[n + i], z = y0[2 * n + i];
-    const float r = rho[i];
-    float t = 0, h = dt0, err_old = 1.0f;
-    unsigned steps = 0;
-    float k1x, k1y, k1z;
-    lorenz(x, y, z, r, k1x, k1y, k1z);
-    while (t < 1.0f) {
-        const bool last = t + 1.01f * h >= 1.0f;
-        if (last) h = 1.0f - t;
-        float k2x, k2y, k2z, k3x, k3y, k3z, k4x, k4y, k4z, k5x, k5y, k5z, k6x, k6y, k6z, k7x, k7y,
-            k7z;
+/// The six stages of one Tsit5 step of h from (x, y, z) with first stage k1: the new state,
+/// and the stage derivatives the error estimate weighs.
+struct tsit5_stages {
+    float xn, yn, zn;
+    float k2x, k2y, k2z, k3x, k3y, k3z, k4x, k4y, k4z, k5x, k5y, k5z, k6x, k6y, k6z;
+
+    __device__ __forceinline__ tsit5_stages(float x, float y, float z, float r, float h, float k1x,
+                                            float k1y, float k1z) {
+        using namespace tsit5_tableau;
         lorenz(x + h * a21 * k1x, y + h * a21 * k1y, z + h * a21 * k1z, r, k2x, k2y, k2z);
         lorenz(x + h * (a31 * k1x + a32 * k2x), y + h * (a31 * k1y + a32 * k2y),
                z + h * (a31 * k1z + a32 * k2z), r, k3x, k3y, k3z);
@@ -90,25 +83,66 @@ __global__ void tsit5(const float* __restrict__ y0, const float* __restrict__ rh
                y + h * (a61 * k1y + a62 * k2y + a63 * k3y + a64 * k4y + a65 * k5y),
                z + h * (a61 * k1z + a62 * k2z + a63 * k3z + a64 * k4z + a65 * k5z), r, k6x, k6y,
                k6z);
-        const float xn = x + h * (b1 * k1x + b2 * k2x + b3 * k3x + b4 * k4x + b5 * k5x + b6 * k6x);
-        const float yn = y + h * (b1 * k1y + b2 * k2y + b3 * k3y + b4 * k4y + b5 * k5y + b6 * k6y);
-        const float zn = z + h * (b1 * k1z + b2 * k2z + b3 * k3z + b4 * k4z + b5 * k5z + b6 * k6z);
-        lorenz(xn, yn, zn, r, k7x, k7y, k7z);
-        const float ex =
-            h * (e1 * k1x + e2 * k2x + e3 * k3x + e4 * k4x + e5 * k5x + e6 * k6x + e7 * k7x);
-        const float ey =
-            h * (e1 * k1y + e2 * k2y + e3 * k3y + e4 * k4y + e5 * k5y + e6 * k6y + e7 * k7y);
-        const float ez =
-            h * (e1 * k1z + e2 * k2z + e3 * k3z + e4 * k4z + e5 * k5z + e6 * k6z + e7 * k7z);
-        const float sx = ex / (tol + tol * fmaxf(fabsf(x), fabsf(xn)));
-        const float sy = ey / (tol + tol * fmaxf(fabsf(y), fabsf(yn)));
-        const float sz = ez / (tol + tol * fmaxf(fabsf(z), fabsf(zn)));
+        xn = x + h * (b1 * k1x + b2 * k2x + b3 * k3x + b4 * k4x + b5 * k5x + b6 * k6x);
+        yn = y + h * (b1 * k1y + b2 * k2y + b3 * k3y + b4 * k4y + b5 * k5y + b6 * k6y);
+        zn = z + h * (b1 * k1z + b2 * k2z + b3 * k3z + b4 * k4z + b5 * k5z + b6 * k6z);
+    }
+};
+
+/// Tsit5 with `steps` fixed steps of dt (the seventh stage is the next step's first).
+__global__ void fixed_tsit5(const float* __restrict__ y0, const float* __restrict__ rho,
+                            float* __restrict__ out, int n, float dt, int steps) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = y0[i], y = y0[n + i], z = y0[2 * n + i];
+    const float r = rho[i];
+    float k1x, k1y, k1z;
+    lorenz(x, y, z, r, k1x, k1y, k1z);
+    for (int s = 0; s < steps; ++s) {
+        const tsit5_stages st(x, y, z, r, dt, k1x, k1y, k1z);
+        x = st.xn, y = st.yn, z = st.zn;
+        lorenz(x, y, z, r, k1x, k1y, k1z);
+    }
+    out[i] = x;
+    out[n + i] = y;
+    out[2 * n + i] = z;
+}
+
+/// Tsit5 with a PI controller (exponents 0.14 and 0.08, safety 0.9, factor in [0.2, 10])
+/// and the RMS error norm scaled by atol + rtol max(|y|, |y_new|), over [0, 1].
+__global__ void tsit5(const float* __restrict__ y0, const float* __restrict__ rho,
+                      float* __restrict__ out, unsigned* __restrict__ steps_taken, int n, float dt0,
+                      float tol) {
+    using namespace tsit5_tableau;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = y0[i], y = y0[n + i], z = y0[2 * n + i];
+    const float r = rho[i];
+    float t = 0, h = dt0, err_old = 1.0f;
+    unsigned steps = 0;
+    float k1x, k1y, k1z;
+    lorenz(x, y, z, r, k1x, k1y, k1z);
+    while (t < 1.0f) {
+        const bool last = t + 1.01f * h >= 1.0f;
+        if (last) h = 1.0f - t;
+        const tsit5_stages st(x, y, z, r, h, k1x, k1y, k1z);
+        float k7x, k7y, k7z;
+        lorenz(st.xn, st.yn, st.zn, r, k7x, k7y, k7z);
+        const float ex = h * (e1 * k1x + e2 * st.k2x + e3 * st.k3x + e4 * st.k4x + e5 * st.k5x +
+                              e6 * st.k6x + e7 * k7x);
+        const float ey = h * (e1 * k1y + e2 * st.k2y + e3 * st.k3y + e4 * st.k4y + e5 * st.k5y +
+                              e6 * st.k6y + e7 * k7y);
+        const float ez = h * (e1 * k1z + e2 * st.k2z + e3 * st.k3z + e4 * st.k4z + e5 * st.k5z +
+                              e6 * st.k6z + e7 * k7z);
+        const float sx = ex / (tol + tol * fmaxf(fabsf(x), fabsf(st.xn)));
+        const float sy = ey / (tol + tol * fmaxf(fabsf(y), fabsf(st.yn)));
+        const float sz = ez / (tol + tol * fmaxf(fabsf(z), fabsf(st.zn)));
         const float err = sqrtf((sx * sx + sy * sy + sz * sz) / 3.0f);
         ++steps;
         float factor;
         if (err <= 1.0f) {
             t = last ? 1.0f : t + h;
-            x = xn, y = yn, z = zn;
+            x = st.xn, y = st.yn, z = st.zn;
             k1x = k7x, k1y = k7y, k1z = k7z;
             const float e = fmaxf(err, 1e-6f);
             factor = 0.9f * powf(e, -0.14f) * powf(err_old, 0.08f);

@@ -1,6 +1,8 @@
 // Inputs in device memory are read in place, page-locked and managed ones are read as
 // well, and a result kept in device memory holds what the host result holds: bit for bit,
-// in one chunk or several, with buffers reused across solves. Misuse is refused.
+// in one chunk or several, with buffers reused across solves. A host result the caller
+// page-locked is written by the copies themselves; a large batch goes in chunks on its own;
+// a solve that throws leaves nothing half-written. Misuse is refused.
 
 #include <doctest/doctest.h>
 
@@ -14,6 +16,7 @@
 #include "cubie/backends/cuda.hpp"
 #include "cubie/backends/host.hpp"
 #include "cubie/core/pinned_buffer.hpp"
+#include "cubie/cubie.hpp"
 #include "support/recording_sweep.hpp"
 
 using namespace cubie;
@@ -47,6 +50,23 @@ pinned_buffer<T> page_locked_copy(const std::vector<T>& from) {
     std::copy(from.begin(), from.end(), b.data());
     return b;
 }
+
+/// Page-locks a host array for as long as it lives (cudaHostRegister).
+class registration {
+public:
+    template <class Array>
+    explicit registration(Array& a) : data_(a.empty() ? nullptr : a.data()) {
+        if (data_) REQUIRE(cudaHostRegister(data_, a.size() * sizeof(a[0]), 0) == cudaSuccess);
+    }
+    registration(const registration&) = delete;
+    registration& operator=(const registration&) = delete;
+    ~registration() {
+        if (data_) static_cast<void>(cudaHostUnregister(data_));
+    }
+
+private:
+    void* data_;
+};
 
 /// Reads a [save][trajectory] device view element by element, as a kernel would.
 __global__ void read_view(result_view<double> view, double* out) {
@@ -145,13 +165,13 @@ TEST_CASE("a result kept in device memory equals the host result and reuses its 
 TEST_CASE("a cancelled solve into device memory marks what it never started") {
     const recording_sweep s;
     solve_control control;
-    control.chunk_trajectories = 20;
+    control.chunk_trajectories = 10;
     control.progress = [](const solve_progress& p) { return p.chunks_done < 2; };
     const auto r =
         recording_solver{}.solve_on_device(s.inputs(), s.settings(), {}, control).to_host();
     std::size_t kept = 0;
     while (kept < s.n && r.statuses[kept] != status::cancelled) ++kept;
-    CHECK(kept == 60);  // two chunks reported, the third already in flight
+    CHECK(kept == 50);  // two chunks reported, the next three already in flight
     for (std::size_t i = kept; i < s.n; ++i) check_never_started(r, i);
 }
 
@@ -174,4 +194,75 @@ TEST_CASE("device memory misused is refused before any work") {
     CHECK_THROWS_WITH_AS(solver.solve_on_device({s.n + 1, s.y0, s.rho}, s.settings()),
                          doctest::Contains("input initial_states has 300 values"),
                          std::invalid_argument);
+}
+
+TEST_CASE("a host result the caller page-locked is written by the copies themselves") {
+    const recording_sweep s;
+    const recording_solver solver;
+    const auto reference = solver.solve(s.inputs(), s.settings(), backends::cuda{});
+    solve_control control;
+    control.chunk_trajectories = 7;  // 15 chunks, four in flight at a time
+
+    batch_result<double> r;
+    solver.solve(s.inputs(), s.settings(), r, backends::cuda{}, control);
+    CHECK(same_results(reference, r));
+    // The backend keeps its buffers in the result: the next solve of the shape reuses them.
+    const auto& kept = r.workspace.get<backends::cuda_workspace<double>>();
+    REQUIRE(kept.shares.size() == 1);
+    REQUIRE(kept.shares[0].slots.size() == backends::cuda::chunks_in_flight);
+    CHECK(kept.shares[0].staging.outputs);  // pageable: staged
+    const double* buffer = kept.shares[0].slots[0]->final_states.device();
+    r.mark_unsolved(0, s.n);
+    solver.solve(s.inputs(), s.settings(), r, backends::cuda{}, control);
+    CHECK(kept.shares[0].slots[0]->final_states.device() == buffer);
+    CHECK(same_results(reference, r));
+
+    {
+        // One array: small arrays may share pages, which can be registered only once. Page-
+        // locked statuses send every output straight from the device, whatever the memory.
+        const registration locked(r.statuses);
+        r.mark_unsolved(0, s.n);  // every value below is written by this solve
+        solver.solve(s.inputs(), s.settings(), r, backends::cuda{}, control);
+        CHECK_FALSE(kept.shares[0].staging.outputs);  // page-locked: copied straight
+        CHECK(same_results(reference, r));
+    }
+}
+
+TEST_CASE("a batch of several waves goes in chunks on its own, bit for bit") {
+    int multiprocessors = 0, threads = 0;
+    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0) ==
+            cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, 0) ==
+            cudaSuccess);
+    const std::size_t wave = std::size_t(multiprocessors) * std::size_t(threads);
+    const std::size_t n = 3 * wave + 5;
+    std::vector<float> y0(3 * n, 0.0f), rho(n);
+    std::fill_n(y0.begin(), n, 1.0f);
+    for (std::size_t i = 0; i < n; ++i) rho[i] = 28.0f * float(i) / float(n);
+    const solver<systems::lorenz<float>, classical_rk4, fixed_step> rk4;
+    solve_settings<fixed_step> settings;
+    settings.t_end = 0.25;
+    settings.dt = 1.0 / 256;
+
+    const auto pipelined = rk4.solve({n, y0, rho}, settings, backends::cuda{.devices = {0}});
+    REQUIRE(pipelined.kernel);
+    CHECK(pipelined.kernel->chunks == 4);  // chunks of a wave: 3 and the 5 left over
+    CHECK(pipelined.failures() == 0);
+    solve_control control;
+    control.chunk_trajectories = 100'003;  // other chunk boundaries, the same values
+    const auto other = rk4.solve({n, y0, rho}, settings, backends::cuda{.devices = {0}}, control);
+    CHECK(same_bits(pipelined.final_states, other.final_states));
+    CHECK(same_bits(pipelined.accepted_steps, other.accepted_steps));
+}
+
+TEST_CASE("a solve that throws once under way leaves every trajectory unsolved") {
+    const recording_sweep s;
+    const recording_solver solver;
+    batch_result<double> r;
+    solver.solve(s.inputs(), s.settings(), r, backends::cuda{});
+    REQUIRE(r.failures() == 1);
+    // The backend's own setting is checked once the solve is under way.
+    CHECK_THROWS_AS(solver.solve(s.inputs(), s.settings(), r, backends::cuda{.memory_fraction = 0}),
+                    std::invalid_argument);
+    for (std::size_t i = 0; i < s.n; ++i) check_never_started(r, i);
 }

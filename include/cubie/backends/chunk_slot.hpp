@@ -3,14 +3,20 @@
 // buffers for the chunk's [row][trajectory] arrays that are not read or written in place
 // (arrays already in device memory are) and, for pageable host arrays of a batch that goes
 // in several chunks, page-locked staging so that the chunk's copies overlap the kernels of
-// others. Other copies go straight between the caller's arrays and the device.
+// others. Other copies go straight between the caller's arrays and the device. The slots
+// of a solve are kept in the result's workspace for the next solve into it.
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
 
+#include "cubie/batch/backend_workspace.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/cuda_stream.hpp"
@@ -19,6 +25,43 @@
 #include "cubie/core/status.hpp"
 
 namespace cubie::backends {
+
+/// Host-to-host copies of a chunk's staged arrays, gathered and then run at once over the
+/// OpenMP threads in pieces small enough to share among them: one thread cannot move host
+/// memory as fast as the device's copies fill it.
+class host_copies {
+public:
+    /// `rows` rows of `count` values, between arrays whose rows are `to_stride` and
+    /// `from_stride` apart.
+    template <class U>
+    void add(U* to, std::size_t to_stride, const U* from, std::size_t from_stride, std::size_t rows,
+             std::size_t count) {
+        const std::size_t row_bytes = count * sizeof(U);
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t at = 0; at < row_bytes; at += piece_bytes)
+                pieces_.push_back({reinterpret_cast<char*>(to + r * to_stride) + at,
+                                   reinterpret_cast<const char*>(from + r * from_stride) + at,
+                                   std::min(piece_bytes, row_bytes - at)});
+    }
+
+    /// Copies every piece added, and forgets them.
+    void run() {
+        const auto n = static_cast<std::ptrdiff_t>(pieces_.size());
+#pragma omp parallel for schedule(static) if (n > 1)
+        for (std::ptrdiff_t k = 0; k < n; ++k)
+            std::memcpy(pieces_[k].to, pieces_[k].from, pieces_[k].bytes);
+        pieces_.clear();
+    }
+
+private:
+    static constexpr std::size_t piece_bytes = std::size_t{1} << 18;
+    struct piece {
+        char* to;
+        const char* from;
+        std::size_t bytes;
+    };
+    std::vector<piece> pieces_;
+};
 
 /// One [row][trajectory] array of a chunk: `rows` rows of up to `capacity` trajectories
 /// on the device (none: the array is used in place), staged through page-locked memory or
@@ -32,8 +75,10 @@ public:
     U* device() const { return device_.data(); }
 
     /// Queues the copy of `count` trajectories from an array whose rows are `stride`
-    /// apart, starting at `from` (host or device memory; pageable host memory when staged).
-    void upload(const U* from, std::size_t stride, std::size_t count, cudaStream_t stream) {
+    /// apart, starting at `from` (host or device memory). A staged array is first added to
+    /// `staging`, which must have run before the copy is queued (upload_staged).
+    void upload(const U* from, std::size_t stride, std::size_t count, cudaStream_t stream,
+                host_copies& staging) {
         if (rows_ == 0) return;
         if (pinned_.size() == 0) {
             CUBIE_CUDA_CHECK(cudaMemcpy2DAsync(device_.data(), count * sizeof(U), from,
@@ -41,10 +86,15 @@ public:
                                                cudaMemcpyDefault, stream));
             return;
         }
-        for (std::size_t r = 0; r < rows_; ++r)
-            std::memcpy(pinned_.data() + r * count, from + r * stride, count * sizeof(U));
-        CUBIE_CUDA_CHECK(cudaMemcpyAsync(device_.data(), pinned_.data(), rows_ * count * sizeof(U),
-                                         cudaMemcpyHostToDevice, stream));
+        staging.add(pinned_.data(), count, from, stride, rows_, count);
+    }
+
+    /// Queues the copy of a staged array's `count` trajectories from its staging memory.
+    void upload_staged(std::size_t count, cudaStream_t stream) {
+        if (rows_ > 0 && pinned_.size() > 0)
+            CUBIE_CUDA_CHECK(cudaMemcpyAsync(device_.data(), pinned_.data(),
+                                             rows_ * count * sizeof(U), cudaMemcpyHostToDevice,
+                                             stream));
     }
 
     /// Queues all bits set: NaN values, counters of 2^32 - 1, where nothing gets recorded.
@@ -54,26 +104,25 @@ public:
                 cudaMemsetAsync(device_.data(), 0xFF, rows_ * count * sizeof(U), stream));
     }
 
-    /// Queues the copy back to the staging memory (staged arrays only).
-    void start_download(std::size_t count, cudaStream_t stream) {
-        if (rows_ > 0 && pinned_.size() > 0)
-            CUBIE_CUDA_CHECK(cudaMemcpyAsync(pinned_.data(), device_.data(),
-                                             rows_ * count * sizeof(U), cudaMemcpyDeviceToHost,
-                                             stream));
-    }
-
-    /// After the stream's work is done: the chunk's values into the host array.
-    void finish_download(U* host, std::size_t stride, std::size_t count, cudaStream_t stream) {
+    /// Queues the copy back of `count` trajectories: into the staging memory, or straight
+    /// into the host array whose rows are `stride` apart (asynchronous where it is
+    /// page-locked).
+    void start_download(U* host, std::size_t stride, std::size_t count, cudaStream_t stream) {
         if (rows_ == 0) return;
         if (pinned_.size() == 0) {
             CUBIE_CUDA_CHECK(cudaMemcpy2DAsync(host, stride * sizeof(U), device_.data(),
                                                count * sizeof(U), count * sizeof(U), rows_,
                                                cudaMemcpyDeviceToHost, stream));
-            CUBIE_CUDA_CHECK(cudaStreamSynchronize(stream));
             return;
         }
-        for (std::size_t r = 0; r < rows_; ++r)
-            std::memcpy(host + r * stride, pinned_.data() + r * count, count * sizeof(U));
+        CUBIE_CUDA_CHECK(cudaMemcpyAsync(pinned_.data(), device_.data(), rows_ * count * sizeof(U),
+                                         cudaMemcpyDeviceToHost, stream));
+    }
+
+    /// After the stream's work is done: adds the staged values' copy into the host array.
+    void finish_download(U* host, std::size_t stride, std::size_t count, host_copies& copies) {
+        if (rows_ > 0 && pinned_.size() > 0)
+            copies.add(host, stride, pinned_.data(), count, rows_, count);
     }
 
 private:
@@ -89,14 +138,17 @@ struct slot_rows {
     std::size_t final_states = 0, per_trajectory = 0;  ///< per_trajectory: statuses, steps
     std::size_t iteration_counts = 0;  ///< implicit methods: 1 (Newton and linear iterations)
     std::size_t saved = 0, saved_counters = 0, summaries = 0;
+    bool operator==(const slot_rows&) const = default;
 };
 
 /// Which of a slot's arrays go through page-locked staging.
 struct slot_staging {
     bool initial_states = false, parameters = false, outputs = false;
+    bool operator==(const slot_staging&) const = default;
 };
 
-/// A chunk in flight: its stream, arrays, kernel events and place in the batch.
+/// A chunk in flight: its stream, arrays, the event after its kernel and its place in the
+/// batch.
 template <class T>
 struct chunk_slot {
     chunk_slot(std::size_t capacity, const slot_rows& rows, const slot_staging& staging)
@@ -119,10 +171,45 @@ struct chunk_slot {
     staged_rows<T> saved;
     staged_rows<std::uint32_t> saved_counters;
     staged_rows<T> summaries;
-    cuda_event kernel_start, kernel_stop;
+    cuda_event kernel_stop;
     std::size_t first = 0;  ///< the chunk's first trajectory in the batch
     std::size_t count = 0;
     bool busy = false;
+};
+
+/// The slots one device solves its share with, kept between solves into one result.
+template <class T>
+struct device_slots {
+    int device = -1;
+    std::size_t capacity = 0;
+    slot_rows rows{};
+    slot_staging staging{};
+    std::vector<std::unique_ptr<chunk_slot<T>>> slots;
+    /// Recorded before the share's first kernel: where its kernel time starts.
+    std::optional<cuda_event> first_kernel_start;
+
+    /// `count` slots of `capacity` trajectories on the current device `d`: those kept when
+    /// they fit, else new ones (the old freed first: they may hold most of the memory).
+    void fit(int d, std::size_t wanted_capacity, const slot_rows& wanted_rows,
+             const slot_staging& wanted_staging, std::size_t count) {
+        if (d == device && wanted_capacity <= capacity && wanted_rows == rows &&
+            wanted_staging == staging && count == slots.size())
+            return;
+        slots.clear();
+        first_kernel_start.emplace();
+        device = d;
+        capacity = wanted_capacity;
+        rows = wanted_rows;
+        staging = wanted_staging;
+        for (std::size_t k = 0; k < count; ++k)
+            slots.push_back(std::make_unique<chunk_slot<T>>(capacity, rows, staging));
+    }
+};
+
+/// What the cuda backend keeps in a result's workspace: the slots of every device's share.
+template <class T>
+struct cuda_workspace : backend_workspace::contents {
+    std::vector<device_slots<T>> shares;
 };
 
 }  // namespace cubie::backends

@@ -69,12 +69,39 @@ struct cuda {
         return all;
     }
 
+    /// run() writes every output of every trajectory of a host result: those it integrates,
+    /// and an unsolved one's marks (batch_result::mark_unsolved) for those it never starts.
+    static constexpr bool writes_every_output = true;
+
+    /// A batch of many waves goes in about this many chunks per device, none smaller than
+    /// a wave (the threads the device's multiprocessors hold at once), so that the copies
+    /// of one chunk run beside the kernels of others and only the first chunk's inputs and
+    /// the last one's outputs are copied while no kernel runs.
+    static constexpr std::size_t pipeline_chunks = 16;
+    /// Chunks queued on a device at once, one stream each.
+    static constexpr std::size_t chunks_in_flight = 4;
+
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
-    /// of every device.
+    /// of every device, and no larger than the pipeline's chunks.
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory) const {
         check_memory_fraction();
-        std::size_t capacity = wanted;
-        for (const int d : chosen_devices()) {
+        const std::vector<int> chosen = chosen_devices();
+        std::size_t wave = 0;
+        for (const int d : chosen) {
+            const scoped_device on(d);
+            int device = 0, multiprocessors = 0, threads_per_multiprocessor = 0;
+            CUBIE_CUDA_CHECK(cudaGetDevice(&device));
+            CUBIE_CUDA_CHECK(
+                cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+            CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(
+                &threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+            wave = std::max(wave,
+                            std::size_t(multiprocessors) * std::size_t(threads_per_multiprocessor));
+        }
+        const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
+        std::size_t capacity =
+            std::min(wanted, std::max(wave, (wanted + per_device_chunks - 1) / per_device_chunks));
+        for (const int d : chosen) {
             const scoped_device on(d);
             std::size_t free_bytes = 0, total_bytes = 0;
             CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -111,7 +138,9 @@ struct cuda {
     /// in host memory, or a device_result written in place (result.prepare() has sized it
     /// on result_device()). after_chunk(count) is told of every finished chunk, one call
     /// at a time (from the devices' threads when several solve); it returns false to start
-    /// no further chunk. Trajectories never started keep what the result held.
+    /// no further chunk. Trajectories never started are marked unsolved in a batch_result
+    /// and keep what a device_result held. The streams and buffers stay in the result's
+    /// workspace for the next solve into it.
     template <class Task, class T, class Result, class AfterChunk>
     void run(const Task& task, const batch_inputs<T>& inputs, Result& result, std::size_t chunk,
              AfterChunk&& after_chunk) const {
@@ -228,15 +257,21 @@ private:
         const std::vector<share> shares = shares_of(inputs.n_trajectories);
         chunk_reporter<AfterChunk> reporter{after_chunk};
         std::vector<share_report> reports(shares.size());
+        std::vector<device_slots<T>>& kept =
+            result.workspace.template get<cuda_workspace<T>>().shares;
+        kept.resize(shares.size());
+        const auto solve_share = [&](std::size_t k) {
+            reports[k] = solve_part(task, inputs, place, shares[k], chunk, kept[k], reporter);
+        };
         if (shares.size() == 1) {
-            reports[0] = solve_share(task, inputs, place, shares[0], chunk, reporter);
+            solve_share(0);
         } else {
             std::vector<std::exception_ptr> errors(shares.size());
             std::vector<std::thread> threads;
             for (std::size_t k = 0; k < shares.size(); ++k)
                 threads.emplace_back([&, k] {
                     try {
-                        reports[k] = solve_share(task, inputs, place, shares[k], chunk, reporter);
+                        solve_share(k);
                     } catch (...) {
                         errors[k] = std::current_exception();
                         reporter.stop();
@@ -246,6 +281,11 @@ private:
             for (const std::exception_ptr& e : errors)
                 if (e) std::rethrow_exception(e);
         }
+        if constexpr (std::is_same_v<Result, batch_result<T>>)
+            for (std::size_t k = 0; k < shares.size(); ++k) {
+                const std::size_t end = shares[k].first + shares[k].count;
+                result.mark_unsolved(reports[k].started_until, end - reports[k].started_until);
+            }
         // One kernel report: the first device's launch, chunks over all devices, and the
         // kernel time of the device that took longest.
         result.backend = "cuda:" + reports[0].device_name;
@@ -264,14 +304,17 @@ private:
     struct share_report {
         std::string device_name;
         kernel_report kernel;
+        std::size_t started_until = 0;  ///< the share's trajectories before this one started
     };
 
-    /// Integrates one device's share `chunk` trajectories at a time, two chunks in flight
-    /// when there are several so that one's copies run beside the other's kernel.
+    /// Integrates one device's share `chunk` trajectories at a time. A share of several
+    /// chunks keeps chunks_in_flight of them queued, each on its own stream: the inputs of
+    /// some are copied in and the outputs of others copied out while kernels run, and the
+    /// host copies finished chunks out of their staging meanwhile.
     template <class Task, class T, class AfterChunk>
-    share_report solve_share(Task task, const batch_inputs<T>& inputs, const output_place<T>& out,
-                             const share& part, std::size_t chunk,
-                             chunk_reporter<AfterChunk>& reporter) const {
+    share_report solve_part(Task task, const batch_inputs<T>& inputs, const output_place<T>& out,
+                            const share& part, std::size_t chunk, device_slots<T>& kept,
+                            chunk_reporter<AfterChunk>& reporter) const {
         using Algorithm = typename Task::algorithm;
         using Controller = typename Task::controller;
         using System = typename Task::system_type;
@@ -280,7 +323,7 @@ private:
         CUBIE_CUDA_CHECK(cudaGetDevice(&device));
         cudaDeviceProp properties{};
         CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
-        share_report report{properties.name, {}};
+        share_report report{properties.name, {}, part.first};
         if (part.count == 0) {
             report.kernel.chunks = 0;
             return report;
@@ -307,7 +350,8 @@ private:
         report.kernel.milliseconds = 0;
 
         // Inputs in device memory this device reads are used in place; others are copied,
-        // pageable host arrays of several chunks through page-locked staging.
+        // pageable host arrays of several chunks through page-locked staging, as are the
+        // outputs of several chunks into a pageable result.
         const memory_location states_at = memory_location::of(inputs.initial_states.data());
         const memory_location parameters_at = memory_location::of(inputs.parameters.data());
         const bool inputs_in_place =
@@ -330,29 +374,32 @@ private:
             rows.saved_counters = out.counter_rows;
             rows.summaries = out.summary_rows;
         }
-        const slot_staging staging{staged(states_at), staged(parameters_at), chunked};
-        std::vector<std::unique_ptr<chunk_slot<T>>> slots;
-        for (int k = 0; k < (chunked ? 2 : 1); ++k)
-            slots.push_back(std::make_unique<chunk_slot<T>>(chunk, rows, staging));
+        const slot_staging staging{staged(states_at), staged(parameters_at),
+                                   !out.on_device && staged(memory_location::of(out.statuses))};
+        kept.fit(device, chunk, rows, staging, chunked ? chunks_in_flight : 1);
+        for (const auto& slot : kept.slots) slot->busy = false;
+        host_copies copies;  // between staging and pageable host arrays
 
         auto finish = [&](chunk_slot<T>& slot) {
-            const cudaStream_t stream = slot.stream.get();
-            check_kernel(configuration, cudaStreamSynchronize(stream));
-            report.kernel.milliseconds += slot.kernel_stop.milliseconds_since(slot.kernel_start);
+            check_kernel(configuration, cudaStreamSynchronize(slot.stream.get()));
+            report.kernel.milliseconds =
+                std::max(report.kernel.milliseconds,
+                         slot.kernel_stop.milliseconds_since(*kept.first_kernel_start));
             if (!out.on_device) {
                 const std::size_t at = slot.first, count = slot.count;
-                slot.final_states.finish_download(out.final_states + at, n, count, stream);
-                slot.statuses.finish_download(out.statuses + at, n, count, stream);
-                slot.accepted_steps.finish_download(out.accepted_steps + at, n, count, stream);
-                slot.rejected_steps.finish_download(out.rejected_steps + at, n, count, stream);
+                slot.final_states.finish_download(out.final_states + at, n, count, copies);
+                slot.statuses.finish_download(out.statuses + at, n, count, copies);
+                slot.accepted_steps.finish_download(out.accepted_steps + at, n, count, copies);
+                slot.rejected_steps.finish_download(out.rejected_steps + at, n, count, copies);
                 slot.newton_iterations.finish_download(offset(out.newton_iterations, at), n, count,
-                                                       stream);
+                                                       copies);
                 slot.linear_iterations.finish_download(offset(out.linear_iterations, at), n, count,
-                                                       stream);
-                slot.saved.finish_download(offset(out.saved, at), n, count, stream);
+                                                       copies);
+                slot.saved.finish_download(offset(out.saved, at), n, count, copies);
                 slot.saved_counters.finish_download(offset(out.saved_counters, at), n, count,
-                                                    stream);
-                slot.summaries.finish_download(offset(out.summaries, at), n, count, stream);
+                                                    copies);
+                slot.summaries.finish_download(offset(out.summaries, at), n, count, copies);
+                copies.run();
             }
             slot.busy = false;
             reporter.finished(slot.count);
@@ -369,8 +416,12 @@ private:
                 arrays.parameters = offset(inputs.parameters.data(), first);
             } else {
                 slot.initial_states.upload(offset(inputs.initial_states.data(), first), n, count,
-                                           stream);
-                slot.parameters.upload(offset(inputs.parameters.data(), first), n, count, stream);
+                                           stream, copies);
+                slot.parameters.upload(offset(inputs.parameters.data(), first), n, count, stream,
+                                       copies);
+                copies.run();
+                slot.initial_states.upload_staged(count, stream);
+                slot.parameters.upload_staged(count, stream);
                 arrays.initial_states = slot.initial_states.device();
                 arrays.parameters = slot.parameters.device();
                 input_stride = count;
@@ -400,32 +451,37 @@ private:
             }
             task.n_trajectories = count;
             task.bind(arrays, input_stride, output_stride);
-            slot.kernel_start.record(stream);
+            if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads, 0,
                                 stream>>>(task);
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
             ++report.kernel.chunks;
             if (!out.on_device) {
-                slot.final_states.start_download(count, stream);
-                slot.statuses.start_download(count, stream);
-                slot.accepted_steps.start_download(count, stream);
-                slot.rejected_steps.start_download(count, stream);
-                slot.newton_iterations.start_download(count, stream);
-                slot.linear_iterations.start_download(count, stream);
-                slot.saved.start_download(count, stream);
-                slot.saved_counters.start_download(count, stream);
-                slot.summaries.start_download(count, stream);
+                slot.final_states.start_download(out.final_states + first, n, count, stream);
+                slot.statuses.start_download(out.statuses + first, n, count, stream);
+                slot.accepted_steps.start_download(out.accepted_steps + first, n, count, stream);
+                slot.rejected_steps.start_download(out.rejected_steps + first, n, count, stream);
+                slot.newton_iterations.start_download(offset(out.newton_iterations, first), n,
+                                                      count, stream);
+                slot.linear_iterations.start_download(offset(out.linear_iterations, first), n,
+                                                      count, stream);
+                slot.saved.start_download(offset(out.saved, first), n, count, stream);
+                slot.saved_counters.start_download(offset(out.saved_counters, first), n, count,
+                                                   stream);
+                slot.summaries.start_download(offset(out.summaries, first), n, count, stream);
             }
         };
 
         std::size_t next = 0;  // the slot the next chunk goes to: the one idle longest
         const std::size_t end = part.first + part.count;
+        std::vector<std::unique_ptr<chunk_slot<T>>>& slots = kept.slots;
         for (std::size_t first = part.first; first < end && reporter.going; first += chunk) {
             chunk_slot<T>& slot = *slots[next];
             if (slot.busy) finish(slot);
             if (!reporter.going) break;
             issue(slot, first, std::min(chunk, end - first));
+            report.started_until = slot.first + slot.count;
             next = (next + 1) % slots.size();
         }
         // Chunks still in flight, oldest first; a cancelled solve keeps what they finished.

@@ -12,6 +12,10 @@
 namespace cubie::backends {
 
 struct host {
+    /// run() writes only what the trajectories it integrates record, in place: the solver
+    /// marks the result unsolved first (batch_result::mark_unsolved).
+    static constexpr bool writes_every_output = false;
+
     /// Host memory sets no limit beyond the result's own (checked by the solver).
     std::size_t chunk_capacity(std::size_t wanted, double /*bytes_per_trajectory*/) const {
         return wanted;
@@ -19,7 +23,8 @@ struct host {
 
     /// Integrates every trajectory of the batch, `chunk` at a time; after_chunk(count) is
     /// told of every finished chunk and returns false to stop before the next. Trajectories
-    /// never started keep what the result held.
+    /// never started, and saves and windows a trajectory never reaches, keep what the result
+    /// held.
     template <class Task, class T, class AfterChunk>
     void run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result, std::size_t chunk,
              AfterChunk&& after_chunk) const {

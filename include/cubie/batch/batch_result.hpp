@@ -18,9 +18,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "cubie/batch/backend_workspace.hpp"
 #include "cubie/batch/result_legend.hpp"
 #include "cubie/core/host_array.hpp"
 #include "cubie/core/status.hpp"
@@ -43,6 +45,8 @@ struct batch_result : result_legend<T> {
     host_array<std::uint32_t> saved_counters;  ///< [save][counter][trajectory], since the
                                                ///< previous save (or t0)
     host_array<T> summaries;                   ///< [window][summary row][trajectory]
+    /// Buffers the cuda backend keeps for the next solve into this result.
+    backend_workspace workspace;
 
     T final_state(int state, std::size_t trajectory) const {
         return final_states.at(static_cast<std::size_t>(state) * n_trajectories + trajectory);
@@ -73,10 +77,40 @@ struct batch_result : result_legend<T> {
     /// Why trajectory i stopped, in words ("success", "max_steps_exceeded", ...).
     const char* status_message(std::size_t i) const { return to_string(statuses.at(i)); }
 
+    /// Marks trajectories [first, first + count) as never integrated: status cancelled, no
+    /// steps or iterations, NaN values, counters of 2^32 - 1. The arrays are sized for
+    /// n_trajectories; a whole batch is written by every OpenMP thread.
+    void mark_unsolved(std::size_t first, std::size_t count) {
+        constexpr T unrecorded = std::numeric_limits<T>::quiet_NaN();
+        constexpr std::uint32_t no_count = std::numeric_limits<std::uint32_t>::max();
+        mark(final_states, first, count, unrecorded);
+        mark(statuses, first, count, status::cancelled);
+        mark(accepted_steps, first, count, std::uint32_t{0});
+        mark(rejected_steps, first, count, std::uint32_t{0});
+        mark(newton_iterations, first, count, std::uint32_t{0});
+        mark(linear_iterations, first, count, std::uint32_t{0});
+        mark(saved, first, count, unrecorded);
+        mark(saved_counters, first, count, no_count);
+        mark(summaries, first, count, unrecorded);
+    }
+
     /// Trajectories whose status is not success.
     std::size_t failures() const {
         return static_cast<std::size_t>(std::count_if(
             statuses.begin(), statuses.end(), [](status s) { return s != status::success; }));
+    }
+
+private:
+    /// Columns [first, first + count) of every row of a [row][trajectory] array.
+    template <class U>
+    void mark(host_array<U>& a, std::size_t first, std::size_t count, const U& value) {
+        if (first == 0 && count == n_trajectories) {
+            fill_in_parallel(a, value);
+            return;
+        }
+        const std::size_t rows = n_trajectories > 0 ? a.size() / n_trajectories : 0;
+        for (std::size_t r = 0; r < rows; ++r)
+            std::fill_n(a.data() + r * n_trajectories + first, count, value);
     }
 };
 

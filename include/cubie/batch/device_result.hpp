@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 
+#include "cubie/batch/backend_workspace.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/result_legend.hpp"
 #include "cubie/core/cuda_check.hpp"
@@ -38,6 +39,8 @@ struct device_result : result_legend<T> {
     device_buffer<T> saved;                       ///< [save][saved variable][trajectory]
     device_buffer<std::uint32_t> saved_counters;  ///< [save][counter][trajectory]
     device_buffer<T> summaries;                   ///< [window][summary row][trajectory]
+    /// Buffers the backend keeps for the next solve into this result (inputs it copies).
+    backend_workspace workspace;
 
     /// Device views, for kernels: [save][trajectory] of the saved variable called name,
     /// [save][saved variable] of one trajectory, [window][trajectory] of a summary row.

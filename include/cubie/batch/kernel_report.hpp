@@ -16,8 +16,9 @@ struct kernel_report {
     std::size_t blocks = 0;
     int blocks_per_multiprocessor = 0;
     double occupancy = 0;  ///< resident threads over the multiprocessor's maximum
-    /// The kernel alone, between CUDA events, summed over chunks (over several devices,
-    /// the sum of the device that took longest).
+    /// The kernels, between CUDA events: from the start of the first chunk's to the end of
+    /// the last one's (the time the device computed, copies beside kernels included; over
+    /// several devices, the device that took longest).
     float milliseconds = 0;
     std::size_t chunks = 1;  ///< launches: one per chunk of the batch, on every device
     int devices = 1;         ///< devices the batch was split over

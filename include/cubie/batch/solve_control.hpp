@@ -10,9 +10,10 @@
 //   auto result = solver.solve(inputs, settings, cubie::backends::cuda{}, control);
 //
 // Chunks change nothing in the results: every trajectory is integrated by the same code
-// from the same inputs. On the cuda backend, the copies of one chunk overlap the kernel
-// of the next (two streams, page-locked staging). Trajectories a cancelled solve never started end
-// with status::cancelled and NaN outputs.
+// from the same inputs. On the cuda backend, the copies of one chunk overlap the kernels
+// of others (a stream per chunk in flight, page-locked staging), and a large batch goes in chunks
+// even when none are asked for (backends::cuda::pipeline_chunks). Trajectories a cancelled solve
+// never started end with status::cancelled and NaN outputs.
 
 #include <cstddef>
 #include <functional>
@@ -37,9 +38,9 @@ struct solve_progress {
 };
 
 struct solve_control {
-    /// Trajectories per chunk. 0: the whole batch, as far as the backend's memory allows
-    /// (backends::cuda::memory_fraction of the device's free memory), in about 100 chunks
-    /// when progress is reported.
+    /// Trajectories per chunk, at most. 0: the whole batch, as far as the backend allows
+    /// (backends::cuda: memory_fraction of the device's free memory, and pipeline_chunks),
+    /// in about 100 chunks when progress is reported.
     std::size_t chunk_trajectories = 0;
     /// Called after every chunk, one call at a time: on the calling thread, or on the
     /// devices' threads when backends::cuda solves on several. Returning false cancels the

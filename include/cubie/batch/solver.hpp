@@ -100,8 +100,18 @@ public:
 #if defined(__CUDACC__)
             if constexpr (std::is_same_v<Backend, backends::host>) check_host_readable(inputs);
 #endif
-            prepare_result(result, inputs.n_trajectories, outputs);
-            run(task, inputs, backend, result, outputs.result_bytes(1) + input_bytes(), control);
+            const bool allocated = prepare_result(result, inputs.n_trajectories, outputs);
+            // Marked up front where the backend leaves outputs unwritten, and where the
+            // arrays are new: every thread then takes a share of their first page faults.
+            if (allocated || !Backend::writes_every_output)
+                result.mark_unsolved(0, inputs.n_trajectories);
+            try {
+                run(task, inputs, backend, result, outputs.result_bytes(1) + input_bytes(),
+                    control);
+            } catch (...) {
+                result.mark_unsolved(0, inputs.n_trajectories);  // nothing half-written is kept
+                throw;
+            }
         }
     }
 
@@ -219,11 +229,10 @@ private:
                                         std::to_string(System::n_drivers) + " drivers");
     }
 
-    /// Sizes r's arrays and legends for n trajectories from the plan (within the arrays'
-    /// capacity where it fits): outputs not yet recorded are NaN (counters 2^32 - 1), and
-    /// every trajectory cancelled until integrated. Says so before allocating when the
-    /// outputs cannot fit in host memory.
-    static void prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
+    /// Sizes r's arrays and legends for n trajectories from the plan, within the arrays'
+    /// capacity where it fits, and says whether any array was allocated anew. Says so
+    /// before allocating when the outputs cannot fit in host memory.
+    static bool prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
         const double bytes = plan.result_bytes(n);
         const double memory = host_memory_bytes();
         if (bytes > memory || bytes > double(std::numeric_limits<std::ptrdiff_t>::max()))
@@ -233,36 +242,27 @@ private:
                 format_value(std::floor(memory / (1 << 20))) +
                 " MiB this machine has: save less often, select fewer variables, summarise "
                 "instead of saving, or solve fewer trajectories at a time");
-        constexpr value_type unrecorded = std::numeric_limits<value_type>::quiet_NaN();
+        bool allocated = false;
         try {
-            // Sized untouched (cleared first: growing copies nothing), then written by every
-            // thread (host_array.hpp).
-            resize_untouched(r.final_states, static_cast<std::size_t>(System::n_states) * n);
-            resize_untouched(r.statuses, n);
-            resize_untouched(r.accepted_steps, n);
-            resize_untouched(r.rejected_steps, n);
-            resize_untouched(r.newton_iterations, iteration_counts * n);
-            resize_untouched(r.linear_iterations, iteration_counts * n);
-            resize_untouched(r.saved, plan.saved_per_trajectory() * n);
-            resize_untouched(r.saved_counters, plan.counters_per_trajectory() * n);
-            resize_untouched(r.summaries, plan.summaries_per_trajectory() * n);
+            // Sized untouched (cleared first: growing copies nothing).
+            allocated |= resize_untouched(r.final_states, std::size_t(System::n_states) * n);
+            allocated |= resize_untouched(r.statuses, n);
+            allocated |= resize_untouched(r.accepted_steps, n);
+            allocated |= resize_untouched(r.rejected_steps, n);
+            allocated |= resize_untouched(r.newton_iterations, iteration_counts * n);
+            allocated |= resize_untouched(r.linear_iterations, iteration_counts * n);
+            allocated |= resize_untouched(r.saved, plan.saved_per_trajectory() * n);
+            allocated |= resize_untouched(r.saved_counters, plan.counters_per_trajectory() * n);
+            allocated |= resize_untouched(r.summaries, plan.summaries_per_trajectory() * n);
         } catch (const std::bad_alloc&) {
             throw std::invalid_argument("the outputs of " + std::to_string(n) +
                                         " trajectories need " + format_value(bytes) +
                                         " bytes of host memory, more than can be allocated now");
         }
-        fill_in_parallel(r.final_states, unrecorded);
-        fill_in_parallel(r.statuses, status::cancelled);  // until integrated
-        fill_in_parallel(r.accepted_steps, std::uint32_t{0});
-        fill_in_parallel(r.rejected_steps, std::uint32_t{0});
-        fill_in_parallel(r.newton_iterations, std::uint32_t{0});
-        fill_in_parallel(r.linear_iterations, std::uint32_t{0});
-        fill_in_parallel(r.saved, unrecorded);
-        fill_in_parallel(r.saved_counters, std::numeric_limits<std::uint32_t>::max());
-        fill_in_parallel(r.summaries, unrecorded);
         describe_result(r, n, plan);
         r.backend.clear();
         r.kernel.reset();
+        return allocated;
     }
 
     /// The legends of a result of n trajectories.

@@ -39,11 +39,14 @@ template <class T>
 using host_array = std::vector<T, default_init_allocator<T>>;
 
 /// Resizes to n elements, copying and initialising none: within the capacity nothing is
-/// allocated, beyond it the old elements are dropped rather than copied.
+/// allocated, beyond it the old elements are dropped rather than copied. True when it
+/// allocated (the new pages are not yet mapped).
 template <class T>
-void resize_untouched(host_array<T>& a, std::size_t n) {
+bool resize_untouched(host_array<T>& a, std::size_t n) {
+    const bool allocates = n > a.capacity();
     a.clear();
     a.resize(n);
+    return allocates;
 }
 
 /// Sets every element to `value`, the array split evenly over the OpenMP threads.
