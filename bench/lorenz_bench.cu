@@ -6,7 +6,8 @@
 // reports the error of every final state against a float64 reference (the library's vern9
 // in double at rtol = atol = 1e-12).
 //
-//   lorenz_bench [--log2n 10,14,18,20,22,24] [--repeat 5] [--json FILE]
+//   lorenz_bench [--log2n 10,14,18,20,22,24] [--tolerances 1e-5,1e-8] [--repeat 5]
+//                [--json FILE]
 
 #include <cuda_runtime_api.h>
 
@@ -86,6 +87,7 @@ struct row {
     bool has_hand;
     timing hand, library;
     double hand_error, library_error, hand_steps, library_steps;
+    double library_mean_z;  ///< the ensemble mean of the final z, to check peers against
 };
 
 sweep make_sweep(std::size_t n) {
@@ -116,7 +118,7 @@ double mean(const std::vector<unsigned>& v) {
 /// One method on one sweep: the warm-up of both sides, then their solves alternating.
 row compare(const sweep& s, const std::string& method, contender* hand, contender& library,
             int repeat, bool adaptive) {
-    row r{s.n, method, hand != nullptr, {}, {}, 0, 0, 0, 0};
+    row r{s.n, method, hand != nullptr, {}, {}, 0, 0, 0, 0, 0};
     timing warm_up;
     if (hand) hand->solve_once(warm_up);
     library.solve_once(warm_up);
@@ -124,7 +126,11 @@ row compare(const sweep& s, const std::string& method, contender* hand, contende
         if (hand) hand->solve_once(r.hand);
         library.solve_once(r.library);
     }
-    r.library_error = max_error(library.final_states(), s.reference);
+    const std::vector<float> final_states = library.final_states();
+    r.library_error = max_error(final_states, s.reference);
+    double z = 0;
+    for (std::size_t i = 0; i < s.n; ++i) z += final_states[2 * s.n + i];
+    r.library_mean_z = z / static_cast<double>(s.n);
     r.library_steps = adaptive ? mean(library.steps()) : 1024;
     if (hand) {
         r.hand_error = max_error(hand->final_states(), s.reference);
@@ -133,7 +139,7 @@ row compare(const sweep& s, const std::string& method, contender* hand, contende
     return r;
 }
 
-std::vector<row> measure(std::size_t n, int repeat) {
+std::vector<row> measure(std::size_t n, const std::vector<double>& tolerances, int repeat) {
     const sweep s = make_sweep(n);
     const auto blocks = static_cast<unsigned>((n + 255) / 256);
     const int ni = static_cast<int>(n);
@@ -150,8 +156,10 @@ std::vector<row> measure(std::size_t n, int repeat) {
     });
     rows.push_back(
         compare(s, "tsit5 dt=2^-10", &fixed_tsit5, *library_fixed_tsit5(s), repeat, false));
-    for (const double tolerance : {1e-5, 1e-8}) {
-        const std::string tol = tolerance == 1e-5 ? " tol=1e-5" : " tol=1e-8";
+    for (const double tolerance : tolerances) {
+        char text[32];
+        std::snprintf(text, sizeof text, " tol=%g", tolerance);
+        const std::string tol = text;
         hand_contender tsit5(s,
                              [&](const float* y0, const float* rho, float* out, unsigned* steps) {
                                  reference::tsit5<<<blocks, 256>>>(y0, rho, out, steps, ni, dt,
@@ -167,10 +175,12 @@ std::vector<row> measure(std::size_t n, int repeat) {
     return rows;
 }
 
-std::vector<int> parse_list(const std::string& text) {
-    std::vector<int> out;
+template <class Number>
+std::vector<Number> parse_list(const std::string& text) {
+    std::vector<Number> out;
     std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoi(item));
+    for (std::string item; std::getline(in, item, ',');)
+        out.push_back(static_cast<Number>(std::stod(item)));
     return out;
 }
 
@@ -206,9 +216,10 @@ void write_json(const std::string& path, const cudaDeviceProp& p, int clock_mhz,
                          r.hand.e2e_ms, r.hand.kernel_ms, r.hand_error, r.hand_steps);
         std::fprintf(f,
                      "\"library_e2e_ms\": %.4f, \"library_kernel_ms\": %.4f, "
-                     "\"library_max_error\": %.3e, \"library_mean_steps\": %.2f}%s\n",
+                     "\"library_max_error\": %.3e, \"library_mean_steps\": %.2f, "
+                     "\"library_mean_z\": %.7g}%s\n",
                      r.library.e2e_ms, r.library.kernel_ms, r.library_error, r.library_steps,
-                     i + 1 < rows.size() ? "," : "");
+                     r.library_mean_z, i + 1 < rows.size() ? "," : "");
     }
     std::fprintf(f, "]}\n");
     std::fclose(f);
@@ -218,19 +229,23 @@ void write_json(const std::string& path, const cudaDeviceProp& p, int clock_mhz,
 
 int main(int argc, char** argv) {
     std::vector<int> log2n = {10, 14, 18, 20, 22, 24};
+    std::vector<double> tolerances = {1e-5, 1e-8};
     int repeat = 5;
     std::string json_path;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--log2n")
-            log2n = parse_list(argv[i + 1]);
+            log2n = parse_list<int>(argv[i + 1]);
+        else if (flag == "--tolerances")
+            tolerances = parse_list<double>(argv[i + 1]);
         else if (flag == "--repeat")
             repeat = std::stoi(argv[i + 1]);
         else if (flag == "--json")
             json_path = argv[i + 1];
         else {
             std::fprintf(stderr,
-                         "usage: lorenz_bench [--log2n 10,14,...] [--repeat R] [--json FILE]\n");
+                         "usage: lorenz_bench [--log2n 10,14,...] [--tolerances 1e-5,...] "
+                         "[--repeat R] [--json FILE]\n");
             return 2;
         }
     }
@@ -258,7 +273,7 @@ int main(int argc, char** argv) {
                     "lib/hand", "lib", "lib", "steps");
         std::vector<row> all;
         for (int k : log2n)
-            for (const row& r : measure(std::size_t{1} << k, repeat)) {
+            for (const row& r : measure(std::size_t{1} << k, tolerances, repeat)) {
                 print_row(r);
                 std::fflush(stdout);
                 all.push_back(r);

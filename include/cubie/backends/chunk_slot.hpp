@@ -1,9 +1,9 @@
 #pragma once
 // What the cuda backend needs to have one chunk of a batch in flight: a stream, device
 // buffers for the chunk's [row][trajectory] arrays that are not read or written in place
-// (arrays already in device memory are) and, for pageable host arrays of a batch that goes
-// in several chunks, page-locked staging so that the chunk's copies overlap the kernels of
-// others. Other copies go straight between the caller's arrays and the device. The slots
+// (arrays already in device memory are) and, for pageable host arrays, page-locked staging:
+// copies from and into it run at the bus's speed and beside the kernels of other chunks.
+// Other copies go straight between the caller's arrays and the device. The slots
 // of a solve are kept in the result's workspace for the next solve into it.
 
 #include <cuda_runtime_api.h>

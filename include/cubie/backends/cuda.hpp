@@ -350,16 +350,17 @@ private:
         report.kernel.milliseconds = 0;
 
         // Inputs in device memory this device reads are used in place; others are copied,
-        // pageable host arrays of several chunks through page-locked staging, as are the
-        // outputs of several chunks into a pageable result.
+        // pageable host arrays through page-locked staging (kept in the workspace: a copy
+        // from or into pageable memory is several times slower, and blocks the host), as
+        // are the outputs into a pageable result.
         const memory_location states_at = memory_location::of(inputs.initial_states.data());
         const memory_location parameters_at = memory_location::of(inputs.parameters.data());
         const bool inputs_in_place =
             (System::n_states == 0 || states_at.readable_on(device)) &&
             (System::n_parameters == 0 || parameters_at.readable_on(device));
         const bool chunked = chunk < part.count;
-        const auto staged = [&](const memory_location& m) {
-            return chunked && m.where == memory_location::kind::pageable;
+        const auto staged = [](const memory_location& m) {
+            return m.where == memory_location::kind::pageable;
         };
         slot_rows rows;
         if (!inputs_in_place) {
