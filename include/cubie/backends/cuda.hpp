@@ -86,7 +86,7 @@ struct cuda {
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory) const {
         check_memory_fraction();
         const std::vector<int> chosen = chosen_devices();
-        std::size_t wave = 0;
+        std::size_t wave = 0, fits = wanted;  // the largest wave; what every budget holds
         for (const int d : chosen) {
             const scoped_device on(d);
             int device = 0, multiprocessors = 0, threads_per_multiprocessor = 0;
@@ -97,12 +97,6 @@ struct cuda {
                 &threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
             wave = std::max(wave,
                             std::size_t(multiprocessors) * std::size_t(threads_per_multiprocessor));
-        }
-        const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
-        std::size_t capacity =
-            std::min(wanted, std::max(wave, (wanted + per_device_chunks - 1) / per_device_chunks));
-        for (const int d : chosen) {
-            const scoped_device on(d);
             std::size_t free_bytes = 0, total_bytes = 0;
             CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
             const double budget = memory_fraction * double(free_bytes);
@@ -114,9 +108,12 @@ struct cuda {
                     std::to_string(static_cast<std::size_t>(budget)) +
                     " (memory_fraction of the free memory): save less often or summarise "
                     "instead");
-            capacity = std::min(capacity, static_cast<std::size_t>(budget / bytes_per_trajectory));
+            fits = std::min(fits, static_cast<std::size_t>(budget / bytes_per_trajectory));
         }
-        return capacity;
+        const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
+        const std::size_t pipelined =
+            std::max(wave, (wanted + per_device_chunks - 1) / per_device_chunks);
+        return std::min(fits, pipelined);
     }
 
     /// The device a device_result is kept on: the one listed, or the current one.
