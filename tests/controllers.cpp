@@ -3,7 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
@@ -15,9 +17,9 @@ namespace {
 
 constexpr int q = 4;  // error estimate order: exponents 1/(q+1) = 0.2
 
-template <class C>
+template <class C, class T = double>
 auto default_parameters() {
-    return typename C::settings{}.template make_parameters<double>(q);
+    return typename C::settings{}.template make_parameters<T>(q);
 }
 
 }  // namespace
@@ -67,7 +69,28 @@ TEST_CASE("pi_controller: uses the previous accepted error") {
     d = pi_controller::decide(p, s, 0.1, 2.0);  // rejection: the I law, 0.9 * 2^-0.2
     CHECK_FALSE(d.accept);
     CHECK(d.factor == doctest::Approx(0.7834955069665117).epsilon(1e-14));
-    CHECK(s.errors[0] == 0.1);  // a rejection leaves the history alone
+    CHECK(s.log2_errors[0] == std::log2(0.1));  // a rejection leaves the history alone
+}
+
+TEST_CASE("pid_controller in float: factors within a few ulps of the powers taken in double") {
+    // The filter works in log space (one log2 and one exp2 per step); its factors must
+    // still be the product of powers to the precision of the working type.
+    const auto p = default_parameters<pid_controller, float>();
+    const auto pd = default_parameters<pid_controller>();
+    pid_controller::state<float> s{};
+    std::vector<double> history{1.0, 1.0, 1.0};
+    for (const double err : {0.5, 1e-6, 3e-7, 0.9, 0.02, 1.0, 0.3, 0.7}) {
+        const auto d = pid_controller::decide(p, s, 0.1f, float(err));
+        history = {std::max(double(float(err)), 1e-6), history[0], history[1]};
+        double expected = 0.9;
+        for (int i = 0; i < 3; ++i) expected *= std::pow(history[i], -double(pd.exponents[i]));
+        expected = std::clamp(expected, 0.2, 10.0);
+        CHECK(d.accept);
+        CHECK(double(d.factor) == doctest::Approx(expected).epsilon(4 * 0x1p-23));
+    }
+    const auto rejected = pid_controller::decide(p, s, 0.1f, 1.7f);
+    CHECK_FALSE(rejected.accept);
+    CHECK(double(rejected.factor) == doctest::Approx(0.9 * std::pow(double(1.7f), -0.2)).epsilon(4 * 0x1p-23));
 }
 
 TEST_CASE("pid_controller: three-error history with H312PID gains") {

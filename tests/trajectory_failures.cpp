@@ -129,7 +129,7 @@ void check_fixed_step_failures(int reach) {
     settings.t0 = 0;
     settings.t_end = 1;
     settings.dt = 1.0 / 64;
-    const std::vector<int> ks{0, 6, 7, 8, 9, 15, 16, 20, 62};
+    const std::vector<int> ks{0, 6, 7, 8, 9, 15, 16, 20, 30, 31, 32, 33, 62};
     std::vector<double> p;
     for (const int k : ks) p.push_back((k + 0.5) / 64);
     const auto r = solve<nan_after<double>, Algorithm, fixed_step>(
@@ -182,4 +182,30 @@ TEST_CASE("NaN or infinite inputs end that trajectory with nonfinite_input") {
     CHECK(r.accepted_steps[0] + r.rejected_steps[0] == 0);
     CHECK(r.statuses[2] == status::success);
     CHECK(r.failures() == 2);
+}
+
+TEST_CASE("fixed step: NaN or infinite inputs end with nonfinite_input, the state as given") {
+    // Explicit fixed steps look at their inputs only after their first blocks of steps
+    // (loop/integrate.hpp). A NaN p leaves nan_after's state finite (t > NaN is false), so
+    // that trajectory runs every block before its inputs turn it away.
+    using system = nan_after<double>;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const double dt : {1.0 / 4, 1.0 / 256}) {  // below one block, and several blocks
+        CAPTURE(dt);
+        solve_settings<fixed_step> settings;
+        settings.dt = dt;
+        const auto r = solve<system, euler, fixed_step>({1, inf, nan, 1}, {nan, 10, 10, 10},
+                                                        settings);
+        for (std::size_t i = 0; i < 3; ++i) {
+            CAPTURE(i);
+            CHECK(r.statuses[i] == status::nonfinite_input);
+            CHECK(r.accepted_steps[i] == 0);
+        }
+        CHECK(r.final_state(0, 0) == 1.0);
+        CHECK(r.final_state(0, 1) == inf);
+        CHECK(std::isnan(r.final_state(0, 2)));
+        CHECK(r.statuses[3] == status::success);
+        check_same(r, 3, solve<system, euler, fixed_step>({1}, {10}, settings));
+    }
 }

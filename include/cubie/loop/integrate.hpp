@@ -101,7 +101,12 @@ CUBIE_HD status integrate(const System& sys,
                           state_t<System>& y, const parameters_t<System>& p,
                           step_counters& counters, Recorder& recorder) {
     using T = typename System::value_type;
-    if (!detail::all_finite(y) || !detail::all_finite(p)) return status::nonfinite_input;
+    // An explicit fixed-step loop that records nothing checks its inputs after its first
+    // blocks of steps (below); every other loop turns non-finite inputs away here.
+    constexpr bool unchecked_blocks =
+        !Controller::adaptive && !Recorder::records && !is_implicit<Algorithm>();
+    const bool finite_input = detail::all_finite(y) && detail::all_finite(p);
+    if (!unchecked_blocks && !finite_input) return status::nonfinite_input;
     const right_hand_side<System> f{sys, p, s.drivers};
     if constexpr (Recorder::records)
         while (recorder.next_time() <= s.t0) recorder.record(f, s.t0, y, counters);
@@ -112,7 +117,7 @@ CUBIE_HD status integrate(const System& sys,
         // Every step but the last has the same dt, so the products of dt and the tableau's
         // coefficients are loop invariants; the last step lands on t_end.
         const std::uint32_t n = s.fixed_steps;
-        if (n == 0) return status::success;
+        if (n == 0) return finite_input ? status::success : status::nonfinite_input;
         [[maybe_unused]] const T half_step = s.dt / T(2);
         step_failure failure = step_failure::none;
         auto failed = [&] {
@@ -137,16 +142,24 @@ CUBIE_HD status integrate(const System& sys,
         };
         if constexpr (Algorithm::fsal) f(s.t0, y, dydt);
         std::uint32_t i = 0;
-        if constexpr (!Recorder::records && !is_implicit<Algorithm>()) {
+        if constexpr (unchecked_blocks) {
             // An explicit step carries a non-finite component into every later state (y_new =
             // y + ...), so with nothing recorded on the way, finiteness is checked once per
-            // block of steps rather than after each: on Lorenz the check was a tenth of an
-            // RK4 step's instructions. A block that ends non-finite is taken again from its
-            // start with the check after each step below, which stops at the same step as
-            // ever, with the last finite state and the steps that reached it.
-            constexpr std::uint32_t block = 8;
+            // block of steps rather than after each. A block that ends non-finite sends the
+            // trajectory back to its start, to be taken again with the check after each step
+            // below, which stops at the same step as ever, with the last finite state and the
+            // steps that reached it. Failing trajectories pay for the steps taken twice.
+            //
+            // Non-finite inputs take the same way back rather than a branch around the loop:
+            // inside such a branch nvcc keeps the loop invariants dt * a_ij out of the uniform
+            // registers, and the extra reads of the register file cost RK4 on Lorenz 7%
+            // (bench/RESULTS.md). The blocks are unrolled; they shrink as systems grow.
+            constexpr std::uint32_t block = System::n_states <= 3    ? 32
+                                            : System::n_states >= 96 ? 1
+                                                                     : 96 / System::n_states;
+            const state_t<System> y_start = y, dydt_start = dydt;
+            bool retake = false;
             for (; i + block < n; i += block) {
-                const state_t<System> y_start = y, dydt_start = dydt;
                 CUBIE_UNROLL
                 for (std::uint32_t j = 0; j < block; ++j) {
                     if constexpr (!Algorithm::fsal) f(s.t0 + T(i + j) * s.dt, y, dydt);
@@ -156,11 +169,20 @@ CUBIE_HD status integrate(const System& sys,
                     if constexpr (Algorithm::fsal) dydt = dydt_new;
                 }
                 if (!detail::all_finite(y)) {
-                    y = y_start;
-                    dydt = dydt_start;
+                    retake = true;
                     break;
                 }
-                counters.accepted += block;
+            }
+            if (!finite_input) {
+                y = y_start;
+                return status::nonfinite_input;
+            }
+            if (retake) {
+                y = y_start;
+                dydt = dydt_start;
+                i = 0;
+            } else {
+                counters.accepted += i;
             }
         }
         // Two steps per iteration on the device: 10% faster for RK4 on Lorenz at N >= 2^20
