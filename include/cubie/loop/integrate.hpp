@@ -117,7 +117,6 @@ CUBIE_HD status integrate(const System& sys,
         // Every step but the last has the same dt, so the products of dt and the tableau's
         // coefficients are loop invariants; the last step lands on t_end.
         const std::uint32_t n = s.fixed_steps;
-        if (n == 0) return finite_input ? status::success : status::nonfinite_input;
         [[maybe_unused]] const T half_step = s.dt / T(2);
         step_failure failure = step_failure::none;
         auto failed = [&] {
@@ -185,6 +184,7 @@ CUBIE_HD status integrate(const System& sys,
                 counters.accepted += i;
             }
         }
+        if (n == 0) return status::success;
         // Two steps per iteration on the device: 10% faster for RK4 on Lorenz at N >= 2^20
         // (bench/RESULTS.md), at some cost for batches too small to fill the device.
 #if defined(__CUDA_ARCH__)
