@@ -90,7 +90,8 @@ TEST_CASE("pid_controller in float: factors within a few ulps of the powers take
     }
     const auto rejected = pid_controller::decide(p, s, 0.1f, 1.7f);
     CHECK_FALSE(rejected.accept);
-    CHECK(double(rejected.factor) == doctest::Approx(0.9 * std::pow(double(1.7f), -0.2)).epsilon(4 * 0x1p-23));
+    CHECK(double(rejected.factor) ==
+          doctest::Approx(0.9 * std::pow(double(1.7f), -0.2)).epsilon(4 * 0x1p-23));
 }
 
 TEST_CASE("pid_controller: three-error history with H312PID gains") {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <cuda/std/limits>
@@ -191,12 +192,15 @@ TEST_CASE("fixed step: NaN or infinite inputs end with nonfinite_input, the stat
     using system = nan_after<double>;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
-    for (const double dt : {1.0 / 4, 1.0 / 256}) {  // below one block, and several blocks
+    // below one block, several blocks, and no step at all (t_end = t0)
+    for (const auto& [dt, t_end] : {std::pair{1.0 / 4, 1.0}, {1.0 / 256, 1.0}, {1.0 / 4, 0.0}}) {
         CAPTURE(dt);
+        CAPTURE(t_end);
         solve_settings<fixed_step> settings;
         settings.dt = dt;
-        const auto r = solve<system, euler, fixed_step>({1, inf, nan, 1}, {nan, 10, 10, 10},
-                                                        settings);
+        settings.t_end = t_end;
+        const auto r =
+            solve<system, euler, fixed_step>({1, inf, nan, 1}, {nan, 10, 10, 10}, settings);
         for (std::size_t i = 0; i < 3; ++i) {
             CAPTURE(i);
             CHECK(r.statuses[i] == status::nonfinite_input);
