@@ -151,7 +151,7 @@ CUBIE_HD status integrate(const System& sys,
             //
             // Non-finite inputs take the same way back rather than a branch around the loop:
             // inside such a branch nvcc keeps the loop invariants dt * a_ij out of the uniform
-            // registers, and the extra reads of the register file cost RK4 on Lorenz 7%
+            // registers, and the extra reads of the register file cost RK4 on Lorenz 4%
             // (bench/RESULTS.md). The blocks are unrolled; they shrink as systems grow.
             constexpr std::uint32_t block = System::n_states <= 3    ? 32
                                             : System::n_states >= 96 ? 1
