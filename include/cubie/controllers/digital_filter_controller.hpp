@@ -38,7 +38,7 @@ struct digital_filter_controller {
 
     template <class T>
     struct state {
-        vector<T, History> log2_errors{};  ///< log2 of err_n, err_{n-1}, ... (floored; 1 at first)
+        vector<T, History> log2_errors{};  ///< log2 of err_n, err_{n-1}, ... (floored); 0 at first
         bool after_rejection = false;
     };
 

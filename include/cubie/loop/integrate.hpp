@@ -152,7 +152,9 @@ CUBIE_HD status integrate(const System& sys,
             // Non-finite inputs take the same way back rather than a branch around the loop:
             // inside such a branch nvcc keeps the loop invariants dt * a_ij out of the uniform
             // registers, and the extra reads of the register file cost RK4 on Lorenz 4%
-            // (bench/RESULTS.md). The blocks are unrolled; they shrink as systems grow.
+            // (bench/RESULTS.md). The blocks are unrolled: 32 steps for 3 states (measured),
+            // and about as many state components' worth, 96 / n_states steps, for larger
+            // systems, so that the unrolled code does not grow with the system.
             constexpr std::uint32_t block = System::n_states <= 3    ? 32
                                             : System::n_states >= 96 ? 1
                                                                      : 96 / System::n_states;
@@ -185,11 +187,11 @@ CUBIE_HD status integrate(const System& sys,
             }
         }
         if (n == 0) return status::success;
-        // Two steps per iteration on the device: 10% faster for RK4 on Lorenz at N >= 2^20
-        // (bench/RESULTS.md), at some cost for batches too small to fill the device.
 #if defined(__CUDA_ARCH__)
 #pragma unroll 2
 #endif
+        // Two steps per iteration on the device (above): 10% faster for RK4 on Lorenz at
+        // N >= 2^20 (bench/RESULTS.md), at some cost for batches too small to fill the device.
         for (; i + 1 < n; ++i)
             if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt)) return failed();
         const T t_last = s.t0 + T(n - 1) * s.dt;
