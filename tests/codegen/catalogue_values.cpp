@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <utility>
 
 #include "cubie/catalogue/forced_duffing.hpp"
 #include "cubie/catalogue/hodgkin_huxley.hpp"
@@ -68,21 +69,33 @@ TEST_CASE("Lorenz 96 rhs: (x[i+1] - x[i-2]) x[i-1] - x[i] + F on the ring") {
     }
 }
 
-TEST_CASE("Pleiades rhs at the Bari initial point") {
+TEST_CASE("Pleiades rhs at the Bari initial point, and with the first star's mass m1 changed") {
     using S = cat::pleiades<double>;
-    state_t<S> f;
-    S{}.rhs(0, S::default_state, {}, {}, f);
-    for (int i = 0; i < 14; ++i) CHECK(f[i] == S::default_state[i + 14]);  // x' = u, y' = v
-    // Body 0 at (3, 3): pulled by body j (mass j + 1) at (x_j, y_j).
+    CHECK(S::default_parameters[0] == 1.0);
     const double xs[7] = {3, 3, -1, -3, 2, -2, 2}, ys[7] = {3, -3, 2, 0, 0, -4, 4};
-    double ax = 0, ay = 0;
-    for (int j = 1; j < 7; ++j) {
-        const double dx = xs[j] - 3, dy = ys[j] - 3, r = std::hypot(dx, dy);
-        ax += (j + 1) * dx / (r * r * r);
-        ay += (j + 1) * dy / (r * r * r);
+    // Acceleration of body i at (x_i, y_i), pulled by body j of mass j + 1 (m1 for j = 0).
+    const auto acceleration = [&](int i, double m1) {
+        double ax = 0, ay = 0;
+        for (int j = 0; j < 7; ++j) {
+            if (j == i) continue;
+            const double dx = xs[j] - xs[i], dy = ys[j] - ys[i], r = std::hypot(dx, dy);
+            const double m = j == 0 ? m1 : j + 1;
+            ax += m * dx / (r * r * r);
+            ay += m * dy / (r * r * r);
+        }
+        return std::pair{ax, ay};
+    };
+    for (const double m1 : {1.0, 0.5, 2.0}) {
+        CAPTURE(m1);
+        state_t<S> f;
+        S{}.rhs(0, S::default_state, {m1}, {}, f);
+        for (int i = 0; i < 14; ++i) CHECK(f[i] == S::default_state[i + 14]);  // x' = u, y' = v
+        for (int i = 0; i < 7; ++i) {
+            const auto [ax, ay] = acceleration(i, m1);
+            CHECK(f[14 + i] == doctest::Approx(ax).epsilon(1e-14));
+            CHECK(f[21 + i] == doctest::Approx(ay).epsilon(1e-14));
+        }
     }
-    CHECK(f[14] == doctest::Approx(ax).epsilon(1e-14));
-    CHECK(f[21] == doctest::Approx(ay).epsilon(1e-14));
 }
 
 TEST_CASE("Robertson rhs at the Bari initial point (1, 0, 0)") {

@@ -326,7 +326,10 @@ class _Converter:
                 right = self.value(right_node)
                 if type(op) not in _COMPARISONS:
                     self.fail(node, f"unsupported comparison '{_describe(op)}'")
-                parts.append(_COMPARISONS[type(op)](left, right, evaluate=False))
+                # Numbers on both sides (indices, dimensions) decide now. Left unevaluated,
+                # SymPy's Piecewise reads Eq(0, 0) as false.
+                decided = left.is_number and right.is_number
+                parts.append(_COMPARISONS[type(op)](left, right, evaluate=decided))
                 left = right
             return sympy.And(*parts) if len(parts) > 1 else parts[0]
         if isinstance(node, ast.BoolOp):

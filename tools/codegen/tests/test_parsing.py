@@ -76,6 +76,24 @@ q = { size = "n", initial = [1, 2, 3] }
     assert [e.default for e in m.states] == [1, 2, 3]
 
 
+def test_conditions_on_indices_are_decided_when_generating(write):
+    text = """
+[dimensions]
+n = 3
+[parameters]
+w = 5
+[states]
+q = { size = "n" }
+[equations]
+"dq[i]" = "sum((w if j == 0 else j + 1)*q[j] for j in range(n) if j != i)"
+"""
+    m = load(write(text))
+    q = [e.symbol for e in m.states]
+    w = m.parameters[0].symbol
+    assert sympy.expand(m.rhs[1] - (w * q[0] + 3 * q[2])) == 0
+    assert sympy.expand(m.rhs[0] - (2 * q[1] + 3 * q[2])) == 0
+
+
 def test_single_elements_and_observables(write):
     text = """
 [states]
