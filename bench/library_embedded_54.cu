@@ -3,19 +3,24 @@
 
 #include "cubie/algorithms/explicit/cash_karp_54.hpp"
 #include "cubie/algorithms/explicit/dormand_prince_54.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
-#include "time_library.cuh"
+#include "cubie/systems/lorenz.hpp"
+#include "library_contender.cuh"
+#include "lorenz_bench.hpp"
 
 namespace lorenz_bench {
 
-std::unique_ptr<contender> library_dormand_prince_54(const sweep& s, double tolerance) {
-    return std::make_unique<library_contender<cubie::dormand_prince_54, cubie::pi_controller>>(
-        s, adaptive_settings(tolerance));
+using lorenz = cubie::systems::lorenz<float>;
+
+std::unique_ptr<contender> library_dormand_prince_54(const ensemble& s, double tolerance) {
+    return std::make_unique<
+        bench::library_contender<lorenz, cubie::dormand_prince_54, cubie::pi_controller>>(
+        s, bench::adaptive_settings(dt_fixed, tolerance, 1));
 }
 
-std::unique_ptr<contender> library_cash_karp_54(const sweep& s, double tolerance) {
-    return std::make_unique<library_contender<cubie::cash_karp_54, cubie::pi_controller>>(
-        s, adaptive_settings(tolerance));
+std::unique_ptr<contender> library_cash_karp_54(const ensemble& s, double tolerance) {
+    return std::make_unique<
+        bench::library_contender<lorenz, cubie::cash_karp_54, cubie::pi_controller>>(
+        s, bench::adaptive_settings(dt_fixed, tolerance, 1));
 }
 
 }  // namespace lorenz_bench

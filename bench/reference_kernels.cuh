@@ -3,6 +3,8 @@
 // against: one thread per trajectory, state in registers, inputs [variable][trajectory],
 // only the final state written. Plain CUDA: no library code.
 
+#include "reference_tsit5_tableau.cuh"
+
 namespace reference {
 
 constexpr float sigma = 10.0f;
@@ -37,29 +39,6 @@ __global__ void rk4(const float* __restrict__ y0, const float* __restrict__ rho,
     out[n + i] = y;
     out[2 * n + i] = z;
 }
-
-/// Tsitouras 5(4)'s coefficients (Lorenz is autonomous: the stage times c are not needed).
-namespace tsit5_tableau {
-constexpr float a21 = 0.161f;
-constexpr float a31 = -8.48065549235698854443e-3f, a32 = 0.335480655492356988544f;
-constexpr float a41 = 2.89715305710549343213f, a42 = -6.35944848997507484315f,
-                a43 = 4.36229543286958141102f;
-constexpr float a51 = 5.32586482843925660443f, a52 = -11.7488835640628278777f,
-                a53 = 7.4955393428898362083f, a54 = -0.0924950663617552492565f;
-constexpr float a61 = 5.86145544294642002866f, a62 = -12.9209693178471092917f,
-                a63 = 8.15936789857615864318f, a64 = -0.0715849732814009972245f,
-                a65 = -0.028269050394068382909f;
-constexpr float b1 = 0.0964607668180652295182f, b2 = 0.01f, b3 = 0.479889650414499574775f,
-                b4 = 1.37900857410374189319f, b5 = -3.2900695154360806799f,
-                b6 = 2.32471052409977398242f;
-// b - b_hat
-constexpr float e1 = 0.0964607668180652295182f - 0.0946807557658394580748f,
-                e2 = 0.01f - 9.18356554034325309678e-3f,
-                e3 = 0.479889650414499574775f - 0.487770528424761570786f,
-                e4 = 1.37900857410374189319f - 1.23429756693047898566f,
-                e5 = -3.2900695154360806799f + 2.70771234998352545488f,
-                e6 = 2.32471052409977398242f - 1.86662841817058703575f, e7 = -1.0f / 66;
-}  // namespace tsit5_tableau
 
 /// The six stages of one Tsit5 step of h from (x, y, z) with first stage k1: the new state,
 /// and the stage derivatives the error estimate weighs.

@@ -8,8 +8,8 @@
 
 namespace lorenz_bench {
 
-std::vector<double> reference_final_states(const sweep& s) {
-    const std::vector<double> y0(s.y0.begin(), s.y0.end()), rho(s.rho.begin(), s.rho.end());
+std::vector<double> reference_final_states(const ensemble& s) {
+    const std::vector<double> y0(s.y0.begin(), s.y0.end()), rho(s.params.begin(), s.params.end());
     cubie::solve_settings<cubie::pi_controller> tight;
     tight.dt = dt_fixed;
     tight.atol = tight.rtol = {1e-12};

@@ -2,10 +2,11 @@
 // What the Lorenz sweep benchmarks share on their command line: the batch size as a power
 // of two and the number of timed solves after the warm-up; and their wall clock.
 
-#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
+
+#include "wall_clock.hpp"
 
 namespace bench {
 
@@ -32,12 +33,6 @@ inline std::optional<sweep_options> parse_sweep_options(int argc, char** argv,
         }
     }
     return options;
-}
-
-inline double now_ms() {
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
 }
 
 }  // namespace bench

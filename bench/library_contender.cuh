@@ -9,38 +9,38 @@
 #include <memory>
 #include <vector>
 
+#include "contender.hpp"
 #include "cubie/batch/device_result.hpp"
 #include "cubie/batch/solver.hpp"
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/core/device_buffer.hpp"
 #include "cubie/core/pinned_buffer.hpp"
-#include "cubie/systems/lorenz.hpp"
-#include "lorenz_bench.hpp"
 
-namespace lorenz_bench {
+namespace bench {
 
-template <class Method, class Controller>
+template <class System, class Method, class Controller, class... Outputs>
 class library_contender final : public contender {
 public:
-    library_contender(const sweep& s, const cubie::solve_settings<Controller>& settings)
+    library_contender(const ensemble& s, const cubie::solve_settings<Controller>& settings)
         : settings_(settings),
           y0_(s.y0.size()),
-          rho_(s.rho.size()),
+          params_(s.params.size()),
           d_y0_(cubie::device_buffer<float>::copy_of(s.y0)),
-          d_rho_(cubie::device_buffer<float>::copy_of(s.rho)),
+          d_params_(cubie::device_buffer<float>::copy_of(s.params)),
           n_(s.n) {
         std::copy(s.y0.begin(), s.y0.end(), y0_.data());
-        std::copy(s.rho.begin(), s.rho.end(), rho_.data());
+        std::copy(s.params.begin(), s.params.end(), params_.data());
     }
 
     void solve_once(timing& t) override {
         const double t0 = now_ms();
-        solver_.solve({n_, {y0_.data(), y0_.size()}, {rho_.data(), rho_.size()}}, settings_,
+        solver_.solve({n_, {y0_.data(), y0_.size()}, {params_.data(), params_.size()}}, settings_,
                       result_, cubie::backends::cuda{});
         const double e2e = now_ms() - t0;
-        solver_.solve_on_device({n_, {d_y0_.data(), d_y0_.size()}, {d_rho_.data(), d_rho_.size()}},
-                                settings_, on_device_);
+        solver_.solve_on_device(
+            {n_, {d_y0_.data(), d_y0_.size()}, {d_params_.data(), d_params_.size()}}, settings_,
+            on_device_);
         t.keep_best(e2e, on_device_.kernel->milliseconds);
     }
 
@@ -53,29 +53,34 @@ public:
             attempted[i] = result_.accepted_steps[i] + result_.rejected_steps[i];
         return attempted;
     }
+    std::vector<float> saved() const override { return {result_.saved.begin(), result_.saved.end()}; }
 
 private:
-    cubie::solver<cubie::systems::lorenz<float>, Method, Controller> solver_{};
+    cubie::solver<System, Method, Controller, Outputs...> solver_{};
     cubie::solve_settings<Controller> settings_;
-    cubie::pinned_buffer<float> y0_, rho_;
-    cubie::device_buffer<float> d_y0_, d_rho_;
+    cubie::pinned_buffer<float> y0_, params_;
+    cubie::device_buffer<float> d_y0_, d_params_;
     std::size_t n_;
     cubie::batch_result<float> result_{};
     cubie::device_result<float> on_device_{};
 };
 
-/// Adaptive settings of the protocol: dt0 = dt_fixed, atol = rtol = tolerance.
-inline cubie::solve_settings<cubie::pi_controller> adaptive_settings(double tolerance) {
+/// Fixed steps of dt over [0, t_end].
+inline cubie::solve_settings<cubie::fixed_step> fixed_settings(double dt, double t_end) {
+    cubie::solve_settings<cubie::fixed_step> settings;
+    settings.dt = dt;
+    settings.t_end = t_end;
+    return settings;
+}
+
+/// The protocol's adaptive settings over [0, t_end]: first step dt0, atol = rtol = tolerance.
+inline cubie::solve_settings<cubie::pi_controller> adaptive_settings(double dt0, double tolerance,
+                                                                      double t_end) {
     cubie::solve_settings<cubie::pi_controller> settings;
-    settings.dt = dt_fixed;
+    settings.dt = dt0;
+    settings.t_end = t_end;
     settings.atol = settings.rtol = {tolerance};
     return settings;
 }
 
-inline cubie::solve_settings<cubie::fixed_step> fixed_settings() {
-    cubie::solve_settings<cubie::fixed_step> settings;
-    settings.dt = dt_fixed;
-    return settings;
-}
-
-}  // namespace lorenz_bench
+}  // namespace bench
