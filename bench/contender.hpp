@@ -25,7 +25,8 @@ struct timing {
 };
 
 /// The inputs of n trajectories, one parameter each, laid out [variable][trajectory], and
-/// the float64 reference of their final states [state][trajectory].
+/// the float64 reference of their final states [state][trajectory], NaN for a trajectory
+/// the reference could not solve (a close encounter of the Pleiades, say).
 struct ensemble {
     std::size_t n;
     std::size_t n_states;
@@ -40,28 +41,39 @@ public:
     /// One complete solve, end to end (copy in, solve, copy out) and kernel alone.
     virtual void solve_once(timing& t) = 0;
     /// Of the last solve: final states [state][trajectory], attempted steps per trajectory,
-    /// and the saved series [save][state][trajectory] (empty when nothing is saved).
+    /// the saved series [save][state][trajectory] (empty when nothing is saved), and which
+    /// trajectories failed.
     virtual std::vector<float> final_states() const = 0;
     virtual std::vector<unsigned> steps() const = 0;
     virtual std::vector<float> saved() const { return {}; }
+    virtual std::vector<bool> failed() const = 0;
 };
 
 /// The hand-written kernel (where there is one) against the library on one ensemble.
 struct comparison {
     bool has_hand = false;
     timing hand, library;
-    double hand_error = 0, library_error = 0;  ///< max |final state - reference|
+    /// max |final state - reference| over the trajectories that both solved
+    double hand_error = 0, library_error = 0;
     double hand_steps = 0, library_steps = 0;  ///< mean attempted steps per trajectory
     double saved_difference = 0;               ///< max |library - hand| over saved values
+    std::size_t hand_failures = 0, library_failures = 0, reference_failures = 0;
     std::vector<float> library_final_states;
 };
 
-inline double max_error(const std::vector<float>& final_states,
-                        const std::vector<double>& reference) {
+/// The largest error of the final states against the reference, over the trajectories
+/// that neither the contender nor the reference failed.
+inline double max_error(const std::vector<float>& final_states, const std::vector<bool>& failed,
+                        const ensemble& s) {
     double e = 0;
-    for (std::size_t i = 0; i < reference.size(); ++i)
-        e = std::max(e, std::abs(static_cast<double>(final_states[i]) - reference[i]));
+    for (std::size_t k = 0; k < s.reference.size(); ++k)
+        if (!failed[k % s.n] && !std::isnan(s.reference[k]))
+            e = std::max(e, std::abs(static_cast<double>(final_states[k]) - s.reference[k]));
     return e;
+}
+
+inline std::size_t count(const std::vector<bool>& failed) {
+    return static_cast<std::size_t>(std::count(failed.begin(), failed.end(), true));
 }
 
 inline double mean(const std::vector<unsigned>& v) {
@@ -83,11 +95,16 @@ inline comparison compare(const ensemble& s, contender* hand, contender& library
         if (hand) hand->solve_once(c.hand);
         library.solve_once(c.library);
     }
+    for (std::size_t i = 0; i < s.n; ++i) c.reference_failures += std::isnan(s.reference[i]);
     c.library_final_states = library.final_states();
-    c.library_error = max_error(c.library_final_states, s.reference);
+    const std::vector<bool> library_failed = library.failed();
+    c.library_error = max_error(c.library_final_states, library_failed, s);
+    c.library_failures = count(library_failed);
     c.library_steps = fixed_steps ? fixed_steps : mean(library.steps());
     if (hand) {
-        c.hand_error = max_error(hand->final_states(), s.reference);
+        const std::vector<bool> hand_failed = hand->failed();
+        c.hand_error = max_error(hand->final_states(), hand_failed, s);
+        c.hand_failures = count(hand_failed);
         c.hand_steps = fixed_steps ? fixed_steps : mean(hand->steps());
         const std::vector<float> a = library.saved(), b = hand->saved();
         if (a.size() != b.size()) c.saved_difference = std::numeric_limits<double>::quiet_NaN();

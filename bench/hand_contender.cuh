@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -19,8 +20,8 @@ namespace bench {
 class hand_contender final : public contender {
 public:
     /// Reads y0 [state][trajectory] and params [trajectory]; writes the final states
-    /// [state][trajectory], the saved series [save][state][trajectory] and the attempted
-    /// steps per trajectory (adaptive kernels).
+    /// [state][trajectory] (NaN where the trajectory failed), the saved series
+    /// [save][state][trajectory] and the attempted steps per trajectory (adaptive kernels).
     using launch_type = std::function<void(const float* y0, const float* params, float* final_states,
                                            float* saved, unsigned* steps)>;
 
@@ -58,6 +59,12 @@ public:
     }
     std::vector<float> saved() const override {
         return {out_.data() + n_final_, out_.data() + out_.size()};
+    }
+    std::vector<bool> failed() const override {
+        std::vector<bool> failed(n_, false);
+        for (std::size_t k = 0; k < n_final_; ++k)
+            if (!std::isfinite(out_.data()[k])) failed[k % n_] = true;
+        return failed;
     }
     std::vector<unsigned> steps() const override {
         std::vector<unsigned> steps(n_);

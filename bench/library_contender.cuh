@@ -53,6 +53,11 @@ public:
             attempted[i] = result_.accepted_steps[i] + result_.rejected_steps[i];
         return attempted;
     }
+    std::vector<bool> failed() const override {
+        std::vector<bool> failed(n_);
+        for (std::size_t i = 0; i < n_; ++i) failed[i] = result_.statuses[i] != cubie::status::success;
+        return failed;
+    }
     std::vector<float> saved() const override { return {result_.saved.begin(), result_.saved.end()}; }
 
 private:

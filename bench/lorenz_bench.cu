@@ -165,6 +165,8 @@ void print_row(const row& r) {
                     r.method.c_str(), "-", c.library.e2e_ms, c.library.kernel_ms, "-", "-",
                     c.library_error, c.library_steps, "-");
     if (c.saved_difference != 0) std::printf("  saved: max |lib - hand| %.1e", c.saved_difference);
+    if (c.library_failures + c.hand_failures != 0)
+        std::printf("  failed: lib %zu, hand %zu", c.library_failures, c.hand_failures);
     std::printf("\n");
 }
 

@@ -6,7 +6,9 @@
 // dt0 = duration 2^-10 (PI controller). The library against a hand-written kernel
 // (reference_generic_kernels.cuh) in one process as lorenz_bench times them: end to end
 // and kernel alone, fastest of --repeat after a warm-up, the two sides alternating; the
-// error of every final state against a float64 reference (vern9 at 1e-12).
+// error of every final state against a float64 reference (vern9 at 1e-12), over the
+// trajectories solved; and how many failed (the library's status, the hand-written kernel's
+// NaN, the reference's status): the swept masses bring some stars close to collision.
 //
 //   nonstiff_bench [--sites 4,8,16,32,64,128] [--log2n 17] [--pleiades-log2n 10,14,17,20]
 //                  [--repeat 5] [--json FILE]
@@ -157,11 +159,13 @@ std::vector<int> parse_list(const std::string& text) {
 void print_row(const row& r) {
     const bench::comparison& c = r.c;
     const int log2n = static_cast<int>(std::lround(std::log2(static_cast<double>(r.n))));
-    std::printf("%-9s %4d 2^%-3d %-24s %9.3f / %8.3f %9.3f / %8.3f %7.3f %7.3f %8.1e %8.1e %7.1f %7.1f\n",
-                r.problem.c_str(), r.states, log2n, r.method.c_str(), c.hand.e2e_ms,
-                c.hand.kernel_ms, c.library.e2e_ms, c.library.kernel_ms,
-                c.library.e2e_ms / c.hand.e2e_ms, c.library.kernel_ms / c.hand.kernel_ms,
-                c.library_error, c.hand_error, c.library_steps, c.hand_steps);
+    std::printf(
+        "%-9s %4d 2^%-3d %-24s %9.3f / %8.3f %9.3f / %8.3f %7.3f %7.3f %8.1e %8.1e %7.1f %7.1f "
+        "%zu/%zu/%zu\n",
+        r.problem.c_str(), r.states, log2n, r.method.c_str(), c.hand.e2e_ms, c.hand.kernel_ms,
+        c.library.e2e_ms, c.library.kernel_ms, c.library.e2e_ms / c.hand.e2e_ms,
+        c.library.kernel_ms / c.hand.kernel_ms, c.library_error, c.hand_error, c.library_steps,
+        c.hand_steps, c.library_failures, c.hand_failures, c.reference_failures);
     std::fflush(stdout);
 }
 
@@ -181,11 +185,12 @@ void write_json(const std::string& path, const cudaDeviceProp& p, int clock_mhz,
                      "\"hand_e2e_ms\": %.4f, \"hand_kernel_ms\": %.4f, \"hand_max_error\": %.3e, "
                      "\"hand_mean_steps\": %.2f, \"library_e2e_ms\": %.4f, "
                      "\"library_kernel_ms\": %.4f, \"library_max_error\": %.3e, "
-                     "\"library_mean_steps\": %.2f}%s\n",
+                     "\"library_mean_steps\": %.2f, \"library_failures\": %zu, "
+                     "\"hand_failures\": %zu, \"reference_failures\": %zu}%s\n",
                      r.problem.c_str(), r.states, r.n, r.method.c_str(), c.hand.e2e_ms,
                      c.hand.kernel_ms, c.hand_error, c.hand_steps, c.library.e2e_ms,
-                     c.library.kernel_ms, c.library_error, c.library_steps,
-                     i + 1 < rows.size() ? "," : "");
+                     c.library.kernel_ms, c.library_error, c.library_steps, c.library_failures,
+                     c.hand_failures, c.reference_failures, i + 1 < rows.size() ? "," : "");
     }
     std::fprintf(f, "]}\n");
     std::fclose(f);
@@ -233,11 +238,11 @@ int main(int argc, char** argv) {
             "kernel as in lorenz_bench). Error: max over final states against float64; "
             "steps: mean attempted per trajectory\n\n",
             repeat);
-        std::printf("%-9s %4s %-5s %-24s %20s %20s %7s %7s %8s %8s %7s %7s\n", "problem", "n_y",
-                    "N", "method", "hand e2e / kernel ms", "lib e2e / kernel ms", "e2e", "kernel",
-                    "max err", "max err", "steps", "steps");
-        std::printf("%-9s %4s %-5s %-24s %20s %20s %7s %7s %8s %8s %7s %7s\n", "", "", "", "", "",
-                    "", "lib/hand", "lib/hand", "lib", "hand", "lib", "hand");
+        std::printf("%-9s %4s %-5s %-24s %20s %20s %7s %7s %8s %8s %7s %7s %s\n", "problem",
+                    "n_y", "N", "method", "hand e2e / kernel ms", "lib e2e / kernel ms", "e2e",
+                    "kernel", "max err", "max err", "steps", "steps", "failed");
+        std::printf("%-9s %4s %-5s %-24s %20s %20s %7s %7s %8s %8s %7s %7s %s\n", "", "", "", "",
+                    "", "", "lib/hand", "lib/hand", "lib", "hand", "lib", "hand", "lib/hand/ref");
         std::vector<row> all;
         const auto keep = [&](const std::vector<row>& rows) {
             for (const row& r : rows) {

@@ -15,7 +15,8 @@ using bench::ensemble;
 
 /// The library on one problem: classical RK4 at a fixed dt and Tsit5 (PI controller) at
 /// atol = rtol = tolerance from a first step dt0, over [0, t_end]; and the float64 reference
-/// of the final states (vern9 in double at atol = rtol = 1e-12).
+/// of the final states (vern9 in double at atol = rtol = 1e-12; NaN for the trajectories it
+/// fails on).
 struct library_side {
     std::unique_ptr<contender> (*rk4)(const ensemble& s, double dt, double t_end);
     std::unique_ptr<contender> (*tsit5)(const ensemble& s, double dt0, double tolerance,

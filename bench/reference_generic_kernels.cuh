@@ -73,9 +73,10 @@ __global__ void generic_rk4(const float* __restrict__ y0, const float* __restric
 }
 
 /// Tsit5 over [0, t_end] with a PI controller (exponents 0.14 and 0.08, safety 0.9, factor
-/// in [0.2, 10]) and the RMS error norm scaled by tol + tol max(|y|, |y_new|); at most a
-/// million attempted steps. With Saves, the state at k save_every (k = 1 .. n_saves, at most
-/// t_end) from the interpolant of the step that passes it.
+/// in [0.2, 10]) and the RMS error norm scaled by tol + tol max(|y|, |y_new|). A trajectory
+/// fails, with a NaN final state, when its step no longer advances t or after a million
+/// attempted steps. With Saves, the state at k save_every (k = 1 .. n_saves, at most t_end)
+/// from the interpolant of the step that passes it.
 template <class Problem, bool Saves = false>
 __global__ void generic_tsit5(const float* __restrict__ y0, const float* __restrict__ params,
                               float* __restrict__ out, float* __restrict__ saved,
@@ -150,7 +151,11 @@ __global__ void generic_tsit5(const float* __restrict__ y0, const float* __restr
             factor = 0.9f * powf(err, -0.2f);
         }
         h *= fminf(10.0f, fmaxf(0.2f, factor));
+        if (t + h == t) break;
     }
+    if (t < t_end)
+#pragma unroll
+        for (int j = 0; j < n; ++j) y[j] = __int_as_float(0x7fc00000);
     store(y, out, n_traj, i);
     steps_taken[i] = steps;
 }
