@@ -25,6 +25,11 @@ default (auto_performance on). CuBIE always saves the initial state as well as t
 one, and the iteration counters are saved with them: those are part of the timed output.
 The kernel cache goes to a temporary directory, so compile_s is a cold compile and
 nothing is written to the working tree.
+
+Written against cubie 0.14.2, the newest release that runs on stock numba-cuda (0.15 and
+later require the compiled cubie-numba-cuda-mlir backend). On a real GPU CuBIE also needs
+CuPy (its device allocations go through it). NUMBA_ENABLE_CUDASIM=1 runs it on the CPU
+(tiny N only) to check the API and mean_z; its times mean nothing.
 """
 
 import argparse

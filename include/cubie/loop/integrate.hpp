@@ -152,16 +152,16 @@ CUBIE_HD status integrate(const System& sys,
             // Non-finite inputs take the same way back rather than a branch around the loop:
             // inside such a branch nvcc keeps the loop invariants dt * a_ij out of the uniform
             // registers, and the extra reads of the register file cost RK4 on Lorenz 4%
-            // (bench/RESULTS.md). The blocks are unrolled: 32 steps for 3 states (measured),
-            // and about as many state components' worth, 96 / n_states steps, for larger
-            // systems, so that the unrolled code does not grow with the system.
-            constexpr std::uint32_t block = System::n_states <= 3    ? 32
-                                            : System::n_states >= 96 ? 1
-                                                                     : 96 / System::n_states;
+            // (bench/RESULTS.md). Blocks of 32 steps, unrolled on the device for systems of up
+            // to 3 states only: unrolled, Lorenz 96's RK4 with 8 to 128 sites ran 1.1 to 1.7
+            // times slower, as the unrolled code outgrew the instruction cache.
+            constexpr std::uint32_t block = 32;
             const state_t<System> y_start = y, dydt_start = dydt;
             bool retake = false;
             for (; i + block < n; i += block) {
-                CUBIE_UNROLL
+#if defined(__CUDA_ARCH__)
+#pragma unroll(System::n_states <= 3 ? block : 1)
+#endif
                 for (std::uint32_t j = 0; j < block; ++j) {
                     if constexpr (!Algorithm::fsal) f(s.t0 + T(i + j) * s.dt, y, dydt);
                     detail::attempt_step<Algorithm>(f, s.t0 + T(i + j) * s.dt, s.dt, y, dydt, y_new,
