@@ -152,15 +152,17 @@ CUBIE_HD status integrate(const System& sys,
             // Non-finite inputs take the same way back rather than a branch around the loop:
             // inside such a branch nvcc keeps the loop invariants dt * a_ij out of the uniform
             // registers, and the extra reads of the register file cost RK4 on Lorenz 4%
-            // (bench/RESULTS.md). Blocks of 32 steps, unrolled on the device for systems of up
-            // to 3 states only: unrolled, Lorenz 96's RK4 with 8 to 128 sites ran 1.1 to 1.7
-            // times slower, as the unrolled code outgrew the instruction cache.
-            constexpr std::uint32_t block = 32;
+            // (bench/RESULTS.md). The blocks of the smallest systems are unrolled on the
+            // device: 32 steps for up to 3 states, 24 for 4 (measured on Lorenz and Lorenz 96).
+            // Larger systems take blocks of 32 steps in a loop: unrolled (96 / n_states steps),
+            // Lorenz 96's RK4 with 8 to 128 sites ran 1.1 to 1.7 times slower.
+            [[maybe_unused]] constexpr bool unrolled = System::n_states <= 4;
+            constexpr std::uint32_t block = System::n_states == 4 ? 24 : 32;
             const state_t<System> y_start = y, dydt_start = dydt;
             bool retake = false;
             for (; i + block < n; i += block) {
 #if defined(__CUDA_ARCH__)
-#pragma unroll(System::n_states <= 3 ? block : 1)
+#pragma unroll(unrolled ? block : 1)
 #endif
                 for (std::uint32_t j = 0; j < block; ++j) {
                     if constexpr (!Algorithm::fsal) f(s.t0 + T(i + j) * s.dt, y, dydt);
