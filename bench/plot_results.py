@@ -1,12 +1,12 @@
-"""Plots of the Lorenz benchmark's JSON (lorenz_bench --json, bench/peers/lorenz_peers.py
---json) as PNG files:
+"""Plots of the Lorenz benchmark's JSON (lorenz_bench --json; bench/peers/lorenz_peers.py and
+cubie_peers.py --json) as PNG files:
 
   time_vs_n.png         e2e time against N, per package: fixed RK4 and adaptive Tsit5
   ratio_to_hand.png     the library's time over the hand-written kernel's, e2e and kernel
   work_precision.png    error against time over a tolerance sweep at one N
 
   python3 bench/plot_results.py --sweep bench/results/lorenz_sweep.json \
-      --peers bench/results/peers_sweep.json \
+      --peers bench/results/peers_sweep.json bench/results/cubie_peers_sweep.json \
       --work-precision bench/results/lorenz_work_precision.json \
       --peers-work-precision bench/results/peers_work_precision.json --out bench/results
 """
@@ -31,17 +31,26 @@ def series(rows, method, key):
     return [n for n, _ in picked], [v for _, v in picked]
 
 
+def peer_label(peer, package):
+    return f"{package} {peer['version']} (PyPI)" if "version" in peer else package
+
+
 def time_vs_n(sweep, peers, out):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    # One colour per peer in both panels (C0 and C1 are the library and the hand-written kernel).
+    labels = sorted({peer_label(p, r["package"]) for p in peers for r in p["rows"]})
+    colour = {label: f"C{k + 2}" for k, label in enumerate(labels)}
     for ax, method, title in ((axes[0], "classical_rk4 dt=2^-10", "fixed RK4, dt = 2^-10"),
                               (axes[1], "tsit5 tol=1e-05", "adaptive Tsit5, tol = 1e-5")):
         ax.loglog(*series(sweep["rows"], method, "library_e2e_ms"), "o-", label="CuBIE++")
         ax.loglog(*series(sweep["rows"], method, "hand_e2e_ms"), "s--", label="hand-written CUDA")
-        for package in sorted({r["package"] for r in peers["rows"]}):
-            rows = [r for r in peers["rows"] if r["package"] == package]
-            n, t = series(rows, method, "e2e_ms")
-            if n:
-                ax.loglog(n, t, "^-", label=package)
+        for peer in peers:
+            for package in sorted({r["package"] for r in peer["rows"]}):
+                rows = [r for r in peer["rows"] if r["package"] == package]
+                n, t = series(rows, method, "e2e_ms")
+                label = peer_label(peer, package)
+                if n:
+                    ax.loglog(n, t, "^-", color=colour[label], label=label)
         ax.set_title(title)
         ax.set_xlabel("trajectories N")
         ax.set_ylabel("e2e ms (copies in, solve, copies out)")
@@ -114,12 +123,12 @@ def work_precision(wp, peers_wp, out):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sweep", required=True)
-    p.add_argument("--peers", required=True)
+    p.add_argument("--peers", required=True, nargs="+")
     p.add_argument("--work-precision", required=True)
     p.add_argument("--peers-work-precision")
     p.add_argument("--out", required=True)
     a = p.parse_args()
-    sweep, peers = load(a.sweep), load(a.peers)
+    sweep, peers = load(a.sweep), [load(path) for path in a.peers]
     time_vs_n(sweep, peers, a.out)
     ratio_to_hand(sweep, a.out)
     work_precision(load(a.work_precision),
