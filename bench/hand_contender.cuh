@@ -22,8 +22,8 @@ public:
     /// Reads y0 [state][trajectory] and params [trajectory]; writes the final states
     /// [state][trajectory] (NaN where the trajectory failed), the saved series
     /// [save][state][trajectory] and the attempted steps per trajectory (adaptive kernels).
-    using launch_type = std::function<void(const float* y0, const float* params, float* final_states,
-                                           float* saved, unsigned* steps)>;
+    using launch_type = std::function<void(const float* y0, const float* params,
+                                           float* final_states, float* saved, unsigned* steps)>;
 
     hand_contender(const ensemble& s, launch_type launch, std::size_t saves = 0)
         : n_(s.n),

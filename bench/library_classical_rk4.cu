@@ -11,15 +11,17 @@ namespace lorenz_bench {
 using lorenz = cubie::systems::lorenz<float>;
 
 std::unique_ptr<contender> library_classical_rk4(const ensemble& s) {
-    return std::make_unique<bench::library_contender<lorenz, cubie::classical_rk4, cubie::fixed_step>>(
+    return std::make_unique<
+        bench::library_contender<lorenz, cubie::classical_rk4, cubie::fixed_step>>(
         s, bench::fixed_settings(dt_fixed, 1));
 }
 
 std::unique_ptr<contender> library_classical_rk4_saving(const ensemble& s, unsigned every_steps) {
     auto settings = bench::fixed_settings(dt_fixed, 1);
     settings.save_every = every_steps * dt_fixed;
-    return std::make_unique<bench::library_contender<lorenz, cubie::classical_rk4, cubie::fixed_step,
-                                                     cubie::save_state>>(s, settings);
+    return std::make_unique<bench::library_contender<lorenz, cubie::classical_rk4,
+                                                     cubie::fixed_step, cubie::save_state>>(
+        s, settings);
 }
 
 }  // namespace lorenz_bench

@@ -55,10 +55,13 @@ public:
     }
     std::vector<bool> failed() const override {
         std::vector<bool> failed(n_);
-        for (std::size_t i = 0; i < n_; ++i) failed[i] = result_.statuses[i] != cubie::status::success;
+        for (std::size_t i = 0; i < n_; ++i)
+            failed[i] = result_.statuses[i] != cubie::status::success;
         return failed;
     }
-    std::vector<float> saved() const override { return {result_.saved.begin(), result_.saved.end()}; }
+    std::vector<float> saved() const override {
+        return {result_.saved.begin(), result_.saved.end()};
+    }
 
 private:
     cubie::solver<System, Method, Controller, Outputs...> solver_{};
@@ -80,7 +83,7 @@ inline cubie::solve_settings<cubie::fixed_step> fixed_settings(double dt, double
 
 /// The protocol's adaptive settings over [0, t_end]: first step dt0, atol = rtol = tolerance.
 inline cubie::solve_settings<cubie::pi_controller> adaptive_settings(double dt0, double tolerance,
-                                                                      double t_end) {
+                                                                     double t_end) {
     cubie::solve_settings<cubie::pi_controller> settings;
     settings.dt = dt0;
     settings.t_end = t_end;

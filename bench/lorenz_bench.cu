@@ -155,8 +155,8 @@ void print_row(const row& r) {
     const bench::comparison& c = r.c;
     const int log2n = static_cast<int>(std::lround(std::log2(static_cast<double>(r.n))));
     if (c.has_hand)
-        std::printf("2^%-3d %-32s %9.3f / %8.3f %9.3f / %8.3f %7.3f %7.3f %8.1e %7.1f %7.1f",
-                    log2n, r.method.c_str(), c.hand.e2e_ms, c.hand.kernel_ms, c.library.e2e_ms,
+        std::printf("2^%-3d %-32s %9.3f / %8.3f %9.3f / %8.3f %7.3f %7.3f %8.1e %7.1f %7.1f", log2n,
+                    r.method.c_str(), c.hand.e2e_ms, c.hand.kernel_ms, c.library.e2e_ms,
                     c.library.kernel_ms, c.library.e2e_ms / c.hand.e2e_ms,
                     c.library.kernel_ms / c.hand.kernel_ms, c.library_error, c.library_steps,
                     c.hand_steps);
@@ -253,16 +253,18 @@ int main(int argc, char** argv) {
         std::vector<row> all;
         for (int k : log2n) {
             const std::size_t n = std::size_t{1} << k;
-            for (const row& r : saving ? measure_saving(n, repeat) : measure(n, tolerances, repeat)) {
+            for (const row& r :
+                 saving ? measure_saving(n, repeat) : measure(n, tolerances, repeat)) {
                 print_row(r);
                 std::fflush(stdout);
                 all.push_back(r);
             }
         }
         if (!json_path.empty())
-            write_json(json_path, p, clock_khz / 1000, commit, repeat,
-                       saving ? "lorenz float32, about 100 saves" : "lorenz float32, final state only",
-                       all);
+            write_json(
+                json_path, p, clock_khz / 1000, commit, repeat,
+                saving ? "lorenz float32, about 100 saves" : "lorenz float32, final state only",
+                all);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "lorenz_bench: %s\n", e.what());
         return 1;

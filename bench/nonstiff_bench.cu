@@ -84,11 +84,13 @@ struct row {
 
 /// n trajectories of `initial` with the parameter over [low, high].
 ensemble make_ensemble(std::size_t n, const std::vector<float>& initial, double low, double high) {
-    ensemble s{n, initial.size(), std::vector<float>(initial.size() * n), std::vector<float>(n), {}};
+    ensemble s{
+        n, initial.size(), std::vector<float>(initial.size() * n), std::vector<float>(n), {}};
     for (std::size_t k = 0; k < initial.size(); ++k)
         std::fill_n(s.y0.begin() + k * n, n, initial[k]);
     for (std::size_t i = 0; i < n; ++i)
-        s.params[i] = static_cast<float>(n > 1 ? low + (high - low) * double(i) / double(n - 1) : low);
+        s.params[i] =
+            static_cast<float>(n > 1 ? low + (high - low) * double(i) / double(n - 1) : low);
     return s;
 }
 
@@ -102,10 +104,11 @@ std::vector<row> measure(const std::string& problem, ensemble s, const library_s
     const auto blocks = static_cast<unsigned>((s.n + 255) / 256);
     const int ni = static_cast<int>(s.n);
     std::vector<row> rows;
-    bench::hand_contender rk4(s, [&](const float* y0, const float* p, float* out, float*, unsigned*) {
-        reference::generic_rk4<Problem>
-            <<<blocks, 256>>>(y0, p, out, nullptr, ni, float(dt), 1024, 0);
-    });
+    bench::hand_contender rk4(
+        s, [&](const float* y0, const float* p, float* out, float*, unsigned*) {
+            reference::generic_rk4<Problem>
+                <<<blocks, 256>>>(y0, p, out, nullptr, ni, float(dt), 1024, 0);
+        });
     rows.push_back({problem, Problem::n, s.n, "classical_rk4 dt=T/1024",
                     bench::compare(s, &rk4, *library.rk4(s, dt, t_end), repeat, 1024)});
     bench::hand_contender tsit5(
@@ -127,8 +130,8 @@ std::vector<row> measure_lorenz96(std::size_t n, int repeat) {
 }
 
 std::vector<row> measure_pleiades(std::size_t n, int repeat) {
-    const std::vector<float> initial = {3, 3,  -1, -3, 2, -2, 2, 3, -3,    2, 0, 0,    -4, 4,
-                                        0, 0,  0,  0,  0, 1.75f, -1.5f, 0, 0, 0, -1.25f, 1, 0, 0};
+    const std::vector<float> initial = {3, 3, -1, -3, 2, -2,    2,     3, -3, 2, 0,      0, -4, 4,
+                                        0, 0, 0,  0,  0, 1.75f, -1.5f, 0, 0,  0, -1.25f, 1, 0,  0};
     return measure<pleiades>("pleiades", make_ensemble(n, initial, 0.5, 2), pleiades_library(), 3,
                              repeat);
 }
@@ -142,10 +145,12 @@ std::vector<row> measure_lorenz96(int sites, std::size_t n, int repeat) {
               ? (rows = measure_lorenz96<lorenz96_sites[k]>(n, repeat), compiled = true)
               : false),
          ...);
-    }(std::make_index_sequence<std::size(lorenz96_sites)>{});
+    }
+    (std::make_index_sequence<std::size(lorenz96_sites)>{});
     if (!compiled)
-        throw std::invalid_argument("Lorenz 96 is compiled for 4, 8, 16, 32, 64 and 128 sites, not " +
-                                    std::to_string(sites));
+        throw std::invalid_argument(
+            "Lorenz 96 is compiled for 4, 8, 16, 32, 64 and 128 sites, not " +
+            std::to_string(sites));
     return rows;
 }
 
@@ -238,9 +243,9 @@ int main(int argc, char** argv) {
             "kernel as in lorenz_bench). Error: max over final states against float64; "
             "steps: mean attempted per trajectory\n\n",
             repeat);
-        std::printf("%-9s %4s %-5s %-24s %20s %20s %7s %7s %8s %8s %7s %7s %s\n", "problem",
-                    "n_y", "N", "method", "hand e2e / kernel ms", "lib e2e / kernel ms", "e2e",
-                    "kernel", "max err", "max err", "steps", "steps", "failed");
+        std::printf("%-9s %4s %-5s %-24s %20s %20s %7s %7s %8s %8s %7s %7s %s\n", "problem", "n_y",
+                    "N", "method", "hand e2e / kernel ms", "lib e2e / kernel ms", "e2e", "kernel",
+                    "max err", "max err", "steps", "steps", "failed");
         std::printf("%-9s %4s %-5s %-24s %20s %20s %7s %7s %8s %8s %7s %7s %s\n", "", "", "", "",
                     "", "", "lib/hand", "lib/hand", "lib", "hand", "lib", "hand", "lib/hand/ref");
         std::vector<row> all;

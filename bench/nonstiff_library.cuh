@@ -30,9 +30,10 @@ library_side library_side_of() {
         [](const ensemble& s, double dt0, double t_end) {
             const std::vector<double> y0(s.y0.begin(), s.y0.end()),
                 params(s.params.begin(), s.params.end());
-            const auto r = cubie::solver<System<double>, cubie::vern9, cubie::pi_controller>{}.solve(
-                {s.n, y0, params}, bench::adaptive_settings(dt0, 1e-12, t_end),
-                cubie::backends::cuda{});
+            const auto r =
+                cubie::solver<System<double>, cubie::vern9, cubie::pi_controller>{}.solve(
+                    {s.n, y0, params}, bench::adaptive_settings(dt0, 1e-12, t_end),
+                    cubie::backends::cuda{});
             std::vector<double> final_states(r.final_states.begin(), r.final_states.end());
             for (std::size_t i = 0; i < s.n; ++i)
                 if (r.statuses[i] != cubie::status::success)

@@ -5,6 +5,8 @@
 
 namespace nonstiff_bench {
 
-library_side pleiades_library() { return library_side_of<cubie::catalogue::pleiades>(); }
+library_side pleiades_library() {
+    return library_side_of<cubie::catalogue::pleiades>();
+}
 
 }  // namespace nonstiff_bench

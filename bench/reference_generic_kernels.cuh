@@ -105,14 +105,11 @@ __global__ void generic_tsit5(const float* __restrict__ y0, const float* __restr
         Problem::rhs(stage, p, k[2]);
         combine<3>(y, h, {a41, a42, a43}, k, stage);
         Problem::rhs(stage, p, k[3]);
-        combine<4>(y, h, {a51, a52, a53, a54}, k,
-                      stage);
+        combine<4>(y, h, {a51, a52, a53, a54}, k, stage);
         Problem::rhs(stage, p, k[4]);
-        combine<5>(y, h, {a61, a62, a63, a64, a65}, k,
-                      stage);
+        combine<5>(y, h, {a61, a62, a63, a64, a65}, k, stage);
         Problem::rhs(stage, p, k[5]);
-        combine<6>(y, h, {b1, b2, b3, b4, b5, b6}, k,
-                      y_new);
+        combine<6>(y, h, {b1, b2, b3, b4, b5, b6}, k, y_new);
         Problem::rhs(y_new, p, k[6]);
         float sum = 0.0f;
 #pragma unroll
