@@ -19,13 +19,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "cubie/core/cuda_check.hpp"
+#include "device_banner.cuh"
 #include "hand_contender.cuh"
 #include "lorenz_bench.hpp"
 #include "reference_generic_kernels.cuh"
@@ -170,14 +169,14 @@ void print_row(const row& r) {
     std::printf("\n");
 }
 
-void write_json(const std::string& path, const cudaDeviceProp& p, int clock_mhz, const char* commit,
-                int repeat, const char* problem, const std::vector<row>& rows) {
+void write_json(const std::string& path, const bench::device_banner& device, int repeat,
+                const char* problem, const std::vector<row>& rows) {
     std::FILE* f = std::fopen(path.c_str(), "w");
     if (!f) throw std::runtime_error("cannot write " + path);
     std::fprintf(f,
                  "{\"device\": \"%s\", \"sm_clock_mhz\": %d, \"commit\": \"%s\", \"repeat\": %d, "
                  "\"problem\": \"%s\", \"rows\": [\n",
-                 p.name, clock_mhz, commit, repeat, problem);
+                 device.properties.name, device.clock_mhz, device.commit, repeat, problem);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const row& r = rows[i];
         const bench::comparison& c = r.c;
@@ -229,14 +228,7 @@ int main(int argc, char** argv) {
         }
     }
     try {
-        cudaDeviceProp p{};
-        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-        int clock_khz = 0;
-        CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-        const char* env_commit = std::getenv("CUBIE_COMMIT");
-        const char* commit = env_commit ? env_commit : "unknown";
-        std::printf("device %s, %d SMs, max SM clock %d MHz; commit %s\n", p.name,
-                    p.multiProcessorCount, clock_khz / 1000, commit);
+        const bench::device_banner device = bench::print_device_banner();
         std::printf(
             "Lorenz float32, t in [0, 1], %s, dt0 = 2^-10, atol = rtol = tol; "
             "fastest of %d after a warm-up, hand and library solves alternating. e2e: from "
@@ -262,7 +254,7 @@ int main(int argc, char** argv) {
         }
         if (!json_path.empty())
             write_json(
-                json_path, p, clock_khz / 1000, commit, repeat,
+                json_path, device, repeat,
                 saving ? "lorenz float32, about 100 saves" : "lorenz float32, final state only",
                 all);
     } catch (const std::exception& e) {

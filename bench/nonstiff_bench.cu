@@ -18,14 +18,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "cubie/core/cuda_check.hpp"
+#include "device_banner.cuh"
 #include "hand_contender.cuh"
 #include "nonstiff_bench.hpp"
 #include "reference_generic_kernels.cuh"
@@ -174,14 +173,14 @@ void print_row(const row& r) {
     std::fflush(stdout);
 }
 
-void write_json(const std::string& path, const cudaDeviceProp& p, int clock_mhz, const char* commit,
-                int repeat, const std::vector<row>& rows) {
+void write_json(const std::string& path, const bench::device_banner& device, int repeat,
+                const std::vector<row>& rows) {
     std::FILE* f = std::fopen(path.c_str(), "w");
     if (!f) throw std::runtime_error("cannot write " + path);
     std::fprintf(f,
                  "{\"device\": \"%s\", \"sm_clock_mhz\": %d, \"commit\": \"%s\", \"repeat\": %d, "
                  "\"precision\": \"float32, final state only\", \"rows\": [\n",
-                 p.name, clock_mhz, commit, repeat);
+                 device.properties.name, device.clock_mhz, device.commit, repeat);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const row& r = rows[i];
         const bench::comparison& c = r.c;
@@ -229,14 +228,7 @@ int main(int argc, char** argv) {
         }
     }
     try {
-        cudaDeviceProp p{};
-        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-        int clock_khz = 0;
-        CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-        const char* env_commit = std::getenv("CUBIE_COMMIT");
-        const char* commit = env_commit ? env_commit : "unknown";
-        std::printf("device %s, %d SMs, max SM clock %d MHz; commit %s\n", p.name,
-                    p.multiProcessorCount, clock_khz / 1000, commit);
+        const bench::device_banner device = bench::print_device_banner();
         std::printf(
             "float32, final state only; dt = dt0 = T 2^-10 over [0, T], atol = rtol = tol; "
             "fastest of %d after a warm-up, hand and library solves alternating (e2e and "
@@ -257,7 +249,7 @@ int main(int argc, char** argv) {
         };
         for (int k : sites) keep(measure_lorenz96(k, std::size_t{1} << log2n, repeat));
         for (int k : pleiades_log2n) keep(measure_pleiades(std::size_t{1} << k, repeat));
-        if (!json_path.empty()) write_json(json_path, p, clock_khz / 1000, commit, repeat, all);
+        if (!json_path.empty()) write_json(json_path, device, repeat, all);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nonstiff_bench: %s\n", e.what());
         return 1;
