@@ -1,7 +1,9 @@
 """SymPy expressions as C++ for a template on the working precision T.
 
 Every literal is written T(...), so float kernels do no double arithmetic; small integer
-powers become multiplications and half-integer powers square roots; functions come from
+powers become multiplications, half-integer powers square roots and negative ones
+reciprocal square roots (cubie::rsqrt, a hardware instruction on
+the device); functions come from
 cuda::std so that the same text compiles for the host and the device.
 """
 
@@ -26,6 +28,13 @@ RELATIONS = {sympy.StrictLessThan: ("<", REL), sympy.LessThan: ("<=", REL),
 class Sqrt(sympy.Function):
     """A square root SymPy keeps apart from its base's powers (b * Sqrt(b) stays two
     factors, where b * sqrt(b) would fold back into b**(3/2))."""
+
+    nargs = 1
+
+
+class RSqrt(sympy.Function):
+    """1 / sqrt(b): negative half-integer powers are its integer powers, b**(-3/2) being
+    RSqrt(b)**3, so that no division or IEEE square root is left."""
 
     nargs = 1
 
@@ -90,6 +99,8 @@ class Printer:
             return f"cuda::std::{FUNCTIONS[e.func]}({args})", ATOM
         if e.func is Sqrt:
             return f"cuda::std::sqrt({self.text(e.args[0], 0)})", ATOM
+        if e.func is RSqrt:
+            return f"cubie::rsqrt({self.text(e.args[0], 0)})", ATOM
         if e.func in (sympy.Min, sympy.Max):
             name = "fmin" if e.func is sympy.Min else "fmax"
             args = [self.text(a, 0) for a in e.args]

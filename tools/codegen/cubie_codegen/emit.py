@@ -7,11 +7,13 @@ import sympy
 from sympy.core.parameters import distribute
 
 from cubie_codegen import __version__
-from cubie_codegen.cxx import Printer, Sqrt, is_boolean, literal
+from cubie_codegen.cxx import Printer, RSqrt, Sqrt, is_boolean, literal
 from cubie_codegen.definition import Model
 
 WIDTH = 100
 INDENT = "    "
+CONFIG_INCLUDE = '#include "cubie/core/config.hpp"'
+RSQRT_INCLUDE = '#include "cubie/core/reciprocal_sqrt.hpp"'  # only where a system uses it
 
 
 def _negated(terms):
@@ -25,29 +27,46 @@ def _even_base(e) -> bool:
 
 
 def _root(e) -> bool:
-    return e.is_Pow and e.exp.is_Rational and e.exp.q == 2 and e.exp.p not in (1, -1)
+    return e.is_Pow and e.exp.is_Rational and e.exp.q == 2 and e.exp.p != 1
 
 
 def prepare(expr):
     """Rewrites that let common subexpressions be seen: (b - a)**2 as (a - b)**2, so the
-    two orders of a difference meet; and b**(3/2) as b * sqrt(b), so that the base b
-    becomes a subexpression computed once."""
+    two orders of a difference meet; b**(3/2) as b * sqrt(b), so that the base b becomes
+    a subexpression computed once; and b**(-k/2) as rsqrt(b)**k, one reciprocal square
+    root and multiplications where a square root and a division would be."""
     expr = expr.replace(_even_base, lambda e: sympy.Pow(_negated(e.base), e.exp))
 
     def split(e):
-        whole = (abs(int(e.exp.p)) - 1) // 2
-        product = sympy.Mul(sympy.Pow(e.base, whole), Sqrt(e.base))
-        return product if e.exp > 0 else sympy.Pow(product, -1)
+        if e.exp < 0:
+            return sympy.Pow(RSqrt(e.base), -e.exp.p)
+        whole = (int(e.exp.p) - 1) // 2
+        return sympy.Mul(sympy.Pow(e.base, whole), Sqrt(e.base))
 
     return expr.replace(_root, split)
+
+
+def _powered_calls(expressions) -> list:
+    """The function calls raised to a power (rsqrt(b)**3, cos(x)**2): each must be a
+    temporary of its own, or its power would be printed as the same call made again."""
+    found = set()
+    for e in expressions:
+        found |= {p.base for p in e.atoms(sympy.Pow)
+                  if p.base.is_Function and p.exp.is_Integer and abs(p.exp) > 1}
+    return sorted(found, key=sympy.default_sort_key)
 
 
 def cse_statements(outputs, printer):
     """C++ statements assigning each (target, expression) after eliminating common
     subexpressions; also the symbols the statements read."""
     expressions = [prepare(e) for _, e in outputs]
+    # Listed once more as expressions of their own, the powered calls occur at least
+    # twice, which makes cse give each a temporary; those extra results are dropped.
+    calls = _powered_calls(expressions)
     temporaries = sympy.numbered_symbols("s", real=True)
-    replacements, reduced = sympy.cse(expressions, symbols=temporaries, order="canonical")
+    replacements, reduced = sympy.cse(expressions + calls, symbols=temporaries,
+                                      order="canonical")
+    reduced = reduced[:len(expressions)]
     replacements, reduced = _inline_trivial(replacements, reduced)
     lines, used = [], set()
     for symbol, value in replacements:
@@ -205,6 +224,8 @@ class _Header:
         self.emit("};")
         self.emit()
         self.emit(f"}}  // namespace {m.namespace}")
+        if any("cubie::rsqrt(" in line for line in self.lines):
+            self.lines.insert(self.lines.index(CONFIG_INCLUDE) + 1, RSQRT_INCLUDE)
         return "\n".join(self.lines) + "\n"
 
     def preamble(self):
@@ -227,7 +248,7 @@ class _Header:
         self.emit("#include <cuda/std/cmath>")
         self.emit("#include <cuda/std/limits>")
         self.emit()
-        self.emit('#include "cubie/core/config.hpp"')
+        self.emit(CONFIG_INCLUDE)
         self.emit('#include "cubie/core/vector.hpp"')
         self.emit('#include "cubie/systems/ode_system.hpp"')
         self.emit()

@@ -35,7 +35,7 @@ speed = "sqrt(v[0]**2 + v[1]**2)"
 [equations]
 dx = "exp(-k*x) + log(1 + x**2) + sin(c*t) + cos(x)**5 + tan(x/7) + atan2(x, 2) + x**11"
 "dv[0]" = "where(x > 0 and u < 1, tanh(u), min(x, u, k)) - max(x, 0.1)*abs(v[1])"
-"dv[1]" = "(asin(x/9) + acos(x/9) + atan(x) + sinh(x) + cosh(x) + x**-3 + speed**(3/2) + x**(1/3)) if not x == 0 else pow(u, 2.5)"
+"dv[1]" = "(asin(x/9) + acos(x/9) + atan(x) + sinh(x) + cosh(x) + x**-3 + speed**(3/2) + (1 + x**2)**(-3/2) + x**(1/3)) if not x == 0 else pow(u, 2.5)"
 """
 
 
@@ -72,8 +72,11 @@ def test_common_subexpressions_are_eliminated():
     assert counts["rhs"] >= 21  # at least one per pair of bodies
     text = header(pleiades)
     rhs = text[text.index("void rhs("):text.index("void jacobian(")]
-    # Each pair's r^3 is computed once: one square root per pair of bodies.
-    assert rhs.count("cuda::std::sqrt(") == 21
+    # Each pair's r^-3 is computed once, from one reciprocal square root per pair of
+    # bodies, and with no division.
+    code = "\n".join(line for line in rhs.splitlines() if "///" not in line)
+    assert code.count("cubie::rsqrt(") == 21
+    assert "sqrt(" not in code.replace("cubie::rsqrt(", "") and " / " not in code
     ring = header(load(os.path.join(SYSTEMS, "ring_modulator.toml")))
     rhs = ring[ring.index("void rhs("):ring.index("void observables(")]
     assert rhs.count("cuda::std::exp(") == 4  # one per diode
@@ -104,6 +107,19 @@ def test_small_integer_powers_are_multiplications(write):
     assert "pow(" not in hh  # ...m**3 and n**4 are not
     assert "y[3] * y[3] * y[3] * y[3]" in hh
     assert "cuda::std::cbrt(" in text
+
+
+def test_powers_of_a_call_make_the_call_once(write):
+    text = header(load(write(EVERYTHING)))
+    rhs = text[text.index("void rhs("):text.index("void observables(")]
+    # (1 + x**2)**(-3/2) is a reciprocal square root cubed, and cos(x)**5 one cosine.
+    root = re.search(r"const T (s\d+) = cubie::rsqrt\(\w+\);", rhs)
+    assert root, rhs
+    assert " * ".join([root.group(1)] * 3) in rhs
+    assert rhs.count("cubie::rsqrt(") == 1 and rhs.count("cuda::std::cos(") == 1
+    assert '#include "cubie/core/reciprocal_sqrt.hpp"' in text
+    lorenz = header(load(os.path.join(SYSTEMS, "lorenz.toml")))
+    assert "reciprocal_sqrt" not in lorenz  # included only where used
 
 
 def compiler():
