@@ -123,18 +123,23 @@ namespace {
 /// (loop/integrate.hpp): each trajectory must end as if checked after every step, with the
 /// last finite state and the steps that reached it. A step from t fails once a stage time
 /// passes p: Euler's only stage is at t, so it takes k + 1 steps; Tsit5's last stages are at
-/// t + dt, so it takes k (`reach` = 1).
-template <class Algorithm>
+/// t + dt, so it takes k (`reach` = 1). With Outputs, the state and the step counters are
+/// saved every 5 steps (blocks end at each save): the saves the trajectory reached hold what
+/// it had there, the others NaN.
+template <class Algorithm, class... Outputs>
 void check_fixed_step_failures(int reach) {
+    constexpr bool saving = sizeof...(Outputs) > 0;
+    constexpr std::uint32_t steps_per_save = 5;
     solve_settings<fixed_step> settings;
     settings.t0 = 0;
     settings.t_end = 1;
     settings.dt = 1.0 / 64;
-    const std::vector<int> ks{0, 6, 7, 8, 9, 15, 16, 20, 30, 31, 32, 33, 62};
+    if (saving) settings.save_every = steps_per_save * settings.dt;
+    const std::vector<int> ks{0, 4, 5, 6, 7, 8, 9, 10, 15, 16, 20, 30, 31, 32, 33, 62};
     std::vector<double> p;
     for (const int k : ks) p.push_back((k + 0.5) / 64);
-    const auto r = solve<nan_after<double>, Algorithm, fixed_step>(
-        std::vector<double>(ks.size(), 1.0), p, settings);
+    const auto r = solver<nan_after<double>, Algorithm, fixed_step, Outputs...>{}.solve(
+        {ks.size(), std::vector<double>(ks.size(), 1.0), p}, settings, test_backend{});
     for (std::size_t i = 0; i < ks.size(); ++i) {
         CAPTURE(ks[i]);
         const std::uint32_t steps = static_cast<std::uint32_t>(ks[i] + 1 - reach);
@@ -142,6 +147,7 @@ void check_fixed_step_failures(int reach) {
         CHECK(r.accepted_steps[i] == steps);
         auto to_last_finite = settings;
         to_last_finite.t_end = steps * settings.dt;
+        to_last_finite.save_every = 0;
         if (steps == 0) {
             CHECK(r.final_state(0, i) == 1.0);
         } else {
@@ -149,6 +155,21 @@ void check_fixed_step_failures(int reach) {
                 solve<nan_after<double>, Algorithm, fixed_step>({1}, {p[i]}, to_last_finite);
             CHECK(alone.statuses[0] == status::success);
             CHECK(r.final_state(0, i) == alone.final_state(0, 0));
+        }
+        if constexpr (saving) {
+            const std::uint32_t reached = steps / steps_per_save;
+            REQUIRE(r.n_saves() == 12);
+            for (std::uint32_t k = 0; k < r.n_saves(); ++k) {
+                CAPTURE(k);
+                CHECK(std::isnan(r.saved_value(k, 0, i)) == (k >= reached));
+                if (k < reached) CHECK(r.saved_counter(k, 0, i) == steps_per_save);
+            }
+            if (reached > 0) {
+                to_last_finite.t_end = reached * steps_per_save * settings.dt;
+                const auto alone =
+                    solve<nan_after<double>, Algorithm, fixed_step>({1}, {p[i]}, to_last_finite);
+                CHECK(r.saved_value(reached - 1, 0, i) == alone.final_state(0, 0));
+            }
         }
     }
 }
@@ -158,6 +179,11 @@ void check_fixed_step_failures(int reach) {
 TEST_CASE("fixed step: a failing step is found however often finiteness is checked") {
     check_fixed_step_failures<euler>(0);
     check_fixed_step_failures<tsit5>(1);
+}
+
+TEST_CASE("fixed step, saving: a failing step is found, and the saves before it are kept") {
+    check_fixed_step_failures<euler, save_state, save_counters>(0);
+    check_fixed_step_failures<tsit5, save_state, save_counters>(1);
 }
 
 TEST_CASE("adaptive: NaN derivatives end with nonfinite_state, not a hang") {

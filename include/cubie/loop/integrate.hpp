@@ -122,6 +122,13 @@ CUBIE_HD status integrate(const System& sys,
         auto failed = [&] {
             return failure != step_failure::none ? status_of(failure) : status::nonfinite_state;
         };
+        // Output times are whole numbers of steps: those within half a step of the time a
+        // step reached are due, or within half the shortened last step, so that t_end is
+        // left to it.
+        [[maybe_unused]] auto output_due = [&](T reached) {
+            return recorder.next_time() <=
+                   reached + cuda::std::fmin(half_step, (s.t_end - reached) / T(2));
+        };
         auto fixed_step_from = [&](T t, T h) {
             if constexpr (!Algorithm::fsal) f(t, y, dydt);
             detail::attempt_step<Algorithm>(f, t, h, y, dydt, y_new, dydt_new, counters, failure);
@@ -129,15 +136,17 @@ CUBIE_HD status integrate(const System& sys,
             y = y_new;
             if constexpr (Algorithm::fsal) dydt = dydt_new;
             ++counters.accepted;
-            if constexpr (Recorder::records) {
-                // Output times are whole numbers of steps: take those within half a step
-                // of t + h, or half the shortened last step, so that t_end is left to it.
-                const T reached = t + h;
-                const T within = cuda::std::fmin(half_step, (s.t_end - reached) / T(2));
-                while (recorder.next_time() <= reached + within)
-                    recorder.record(f, reached, y, counters);
-            }
+            if constexpr (Recorder::records)
+                while (output_due(t + h)) recorder.record(f, t + h, y, counters);
             return true;
+        };
+        // Step i of dt without the finiteness check (explicit methods only, see below).
+        [[maybe_unused]] auto unchecked_step = [&](std::uint32_t i) {
+            if constexpr (!Algorithm::fsal) f(s.t0 + T(i) * s.dt, y, dydt);
+            detail::attempt_step<Algorithm>(f, s.t0 + T(i) * s.dt, s.dt, y, dydt, y_new, dydt_new,
+                                            counters, failure);
+            y = y_new;
+            if constexpr (Algorithm::fsal) dydt = dydt_new;
         };
         if constexpr (Algorithm::fsal) f(s.t0, y, dydt);
         std::uint32_t i = 0;
@@ -164,13 +173,7 @@ CUBIE_HD status integrate(const System& sys,
 #if defined(__CUDA_ARCH__)
 #pragma unroll(unrolled ? block : 1)
 #endif
-                for (std::uint32_t j = 0; j < block; ++j) {
-                    if constexpr (!Algorithm::fsal) f(s.t0 + T(i + j) * s.dt, y, dydt);
-                    detail::attempt_step<Algorithm>(f, s.t0 + T(i + j) * s.dt, s.dt, y, dydt, y_new,
-                                                    dydt_new, counters, failure);
-                    y = y_new;
-                    if constexpr (Algorithm::fsal) dydt = dydt_new;
-                }
+                for (std::uint32_t j = 0; j < block; ++j) unchecked_step(i + j);
                 if (!detail::all_finite(y)) {
                     retake = true;
                     break;
@@ -186,6 +189,43 @@ CUBIE_HD status integrate(const System& sys,
                 i = 0;
             } else {
                 counters.accepted += i;
+            }
+        }
+        if constexpr (Recorder::records && !is_implicit<Algorithm>()) {
+            // Recording, the steps from one output to the next go unchecked in the same way:
+            // a block ends at the step after which the next output is due, and finiteness is
+            // checked before that output is taken. A block that ends non-finite is taken
+            // again with the check after each step. The last step, and those after the last
+            // output due before it, are left to the checked loop below. (The check after
+            // every step and the output rule cost RK4 on Lorenz, saving every 10 steps, ...)
+            const T steps_per_time = T(1) / s.dt;
+            auto due_after_step = [&](std::uint32_t j) {
+                return output_due(s.t0 + T(j) * s.dt + s.dt);
+            };
+            while (i + 1 < n) {
+                // The first step j >= i after which an output is due: estimated, then
+                // settled by the rule itself.
+                const T ahead = (recorder.next_time() - s.t0) * steps_per_time - T(1);
+                std::uint32_t j = !(ahead > T(i))    ? i
+                                  : ahead < T(n - 1) ? static_cast<std::uint32_t>(ahead)
+                                                     : n - 1;
+                while (j > i && due_after_step(j - 1)) --j;
+                while (j + 1 < n && !due_after_step(j)) ++j;
+                if (j + 1 >= n) break;
+                const state_t<System> y_block = y;
+                [[maybe_unused]] const state_t<System> dydt_block = dydt;
+                for (std::uint32_t k = i; k <= j; ++k) unchecked_step(k);
+                if (!detail::all_finite(y)) {
+                    y = y_block;
+                    if constexpr (Algorithm::fsal) dydt = dydt_block;
+                    for (; i <= j; ++i)
+                        if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt)) return failed();
+                    continue;
+                }
+                counters.accepted += j + 1 - i;
+                i = j + 1;
+                const T reached = s.t0 + T(j) * s.dt + s.dt;
+                while (output_due(reached)) recorder.record(f, reached, y, counters);
             }
         }
         if (n == 0) return status::success;

@@ -86,10 +86,34 @@ public:
 
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
                              std::size_t trajectory)
-        : targets_(targets), trajectory_(trajectory) {}
+        : targets_(targets), trajectory_(trajectory), next_time_(time_due()) {}
 
-    /// The next time an output is due; +infinity when none is.
-    CUBIE_HD T next_time() const {
+    /// The next time an output is due; +infinity when none is. Kept rather than computed
+    /// from the grids: the loop asks after every step.
+    CUBIE_HD T next_time() const { return next_time_; }
+
+    /// Takes the outputs due at next_time(); y is the state there (t is its time, equal to
+    /// next_time() up to the rounding of fixed steps).
+    CUBIE_HD void record(const right_hand_side<System>& f, T t, const state_t<System>& y,
+                         const step_counters& counters) {
+        // With one grid, the output due is that grid's.
+        if constexpr (layout::saves) {
+            if (!layout::summarises || targets_.saves.time_or_never(next_save_) == next_time_) {
+                save(f, t, y, counters);
+                ++next_save_;
+            }
+        }
+        if constexpr (layout::summarises) {
+            if (!layout::saves || targets_.samples.time_or_never(next_sample_) == next_time_) {
+                sample(f, t, y);
+                ++next_sample_;
+            }
+        }
+        next_time_ = time_due();
+    }
+
+private:
+    CUBIE_HD T time_due() const {
         T next = cuda::std::numeric_limits<T>::infinity();
         if constexpr (layout::saves) next = targets_.saves.time_or_never(next_save_);
         if constexpr (layout::summarises)
@@ -97,26 +121,6 @@ public:
         return next;
     }
 
-    /// Takes the outputs due at next_time(); y is the state there (t is its time, equal to
-    /// next_time() up to the rounding of fixed steps).
-    CUBIE_HD void record(const right_hand_side<System>& f, T t, const state_t<System>& y,
-                         const step_counters& counters) {
-        const T due = next_time();
-        if constexpr (layout::saves) {
-            if (targets_.saves.time_or_never(next_save_) == due) {
-                save(f, t, y, counters);
-                ++next_save_;
-            }
-        }
-        if constexpr (layout::summarises) {
-            if (targets_.samples.time_or_never(next_sample_) == due) {
-                sample(f, t, y);
-                ++next_sample_;
-            }
-        }
-    }
-
-private:
     CUBIE_HD void save(const right_hand_side<System>& f, T t, const state_t<System>& y,
                        const step_counters& counters) {
         const int base = static_cast<int>(next_save_) * targets_.rows_per_save;
@@ -165,6 +169,7 @@ private:
     std::size_t trajectory_;
     std::uint32_t next_save_ = 0;
     std::uint32_t next_sample_ = 0;
+    T next_time_;
     step_counters at_last_save_{};
     [[no_unique_address]] windows_type windows_{};
 };
