@@ -57,7 +57,7 @@ struct cuda {
     /// (multiprocessors x clock rate), solved at once from one host thread per device,
     /// and gathered in order; results are the same as on one device.
     std::vector<int> devices = {};
-    int block_size = 0;    ///< threads per block; 0: chosen by the occupancy API
+    int block_size = 0;    ///< threads per block; 0: chosen from the occupancy API
     bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
