@@ -2,9 +2,8 @@
 
 Every literal is written T(...), so float kernels do no double arithmetic; small integer
 powers become multiplications, half-integer powers square roots and negative ones
-reciprocal square roots (cubie::rsqrt, a hardware instruction on
-the device); functions come from
-cuda::std so that the same text compiles for the host and the device.
+reciprocal square roots (cubie::rsqrt, a hardware instruction on the device); functions
+come from cuda::std so that the same text compiles for the host and the device.
 """
 
 import sympy
@@ -68,6 +67,9 @@ def _decimal(r: sympy.Rational) -> bool:
 
 
 class Printer:
+    def __init__(self):
+        self.uses_rsqrt = False  # the header must then include cubie/core/reciprocal_sqrt.hpp
+
     def __call__(self, expr) -> str:
         return self.text(expr, 0)
 
@@ -100,6 +102,7 @@ class Printer:
         if e.func is Sqrt:
             return f"cuda::std::sqrt({self.text(e.args[0], 0)})", ATOM
         if e.func is RSqrt:
+            self.uses_rsqrt = True
             return f"cubie::rsqrt({self.text(e.args[0], 0)})", ATOM
         if e.func in (sympy.Min, sympy.Max):
             name = "fmin" if e.func is sympy.Min else "fmax"

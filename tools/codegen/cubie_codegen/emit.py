@@ -13,7 +13,7 @@ from cubie_codegen.definition import Model
 WIDTH = 100
 INDENT = "    "
 CONFIG_INCLUDE = '#include "cubie/core/config.hpp"'
-RSQRT_INCLUDE = '#include "cubie/core/reciprocal_sqrt.hpp"'  # only where a system uses it
+RSQRT_INCLUDE = '#include "cubie/core/reciprocal_sqrt.hpp"'  # only where the printer used it
 
 
 def _negated(terms):
@@ -224,7 +224,7 @@ class _Header:
         self.emit("};")
         self.emit()
         self.emit(f"}}  // namespace {m.namespace}")
-        if any("cubie::rsqrt(" in line for line in self.lines):
+        if self.print.uses_rsqrt:
             self.lines.insert(self.lines.index(CONFIG_INCLUDE) + 1, RSQRT_INCLUDE)
         return "\n".join(self.lines) + "\n"
 
