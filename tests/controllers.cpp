@@ -1,15 +1,22 @@
 // Step-size controllers on hand-checked cases: the factor each law gives for a known
-// error history (values worked out by hand from the formulas in the headers, q = 4).
+// error history (values worked out by hand from the formulas in the headers, q = 4); and
+// the approximate arithmetic they and the error norm use, on the test backend.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/core/step_size_math.hpp"
 #include "support/test_backend.hpp"
+
+#if defined(__CUDACC__)
+#include "cubie/core/device_buffer.hpp"
+#endif
 
 using namespace cubie;
 
@@ -135,4 +142,98 @@ TEST_CASE("every adaptive controller rejects a NaN error with the smallest facto
     check(pi_controller{});
     check(pid_controller{});
     check(gustafsson_controller{});
+}
+
+namespace {
+
+/// step_size_divide(a, b), step_size_sqrt(b) and step_size_log2(b) for each pair, in float,
+/// where the test backend runs: three results per pair.
+#if defined(__CUDACC__)
+__global__ void step_size_math_kernel(const float* a, const float* b, float* out, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    out[3 * i] = step_size_divide(a[i], b[i]);
+    out[3 * i + 1] = step_size_sqrt(b[i]);
+    out[3 * i + 2] = step_size_log2(b[i]);
+}
+
+std::vector<float> step_size_math(const std::vector<float>& a, const std::vector<float>& b) {
+    const int n = static_cast<int>(a.size());
+    const auto a_device = device_buffer<float>::copy_of(a);
+    const auto b_device = device_buffer<float>::copy_of(b);
+    device_buffer<float> out_device(3 * a.size());
+    step_size_math_kernel<<<(n + 127) / 128, 128>>>(a_device.data(), b_device.data(),
+                                                    out_device.data(), n);
+    CUBIE_CUDA_CHECK(cudaGetLastError());
+    std::vector<float> out(3 * a.size());
+    out_device.copy_to(out);
+    return out;
+}
+#else
+std::vector<float> step_size_math(const std::vector<float>& a, const std::vector<float>& b) {
+    std::vector<float> out;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        out.push_back(step_size_divide(a[i], b[i]));
+        out.push_back(step_size_sqrt(b[i]));
+        out.push_back(step_size_log2(b[i]));
+    }
+    return out;
+}
+#endif
+
+}  // namespace
+
+TEST_CASE("step-size arithmetic: within its stated bounds over the whole float range") {
+    // b runs over every binade, subnormal to the largest, with mantissas across [1, 2).
+    std::vector<float> a, b;
+    for (const float numerator : {1.0f, -2.5f, 3e-20f, 1.7e30f, 3e38f})
+        for (int e = -149; e <= 127; ++e)
+            for (const float m : {1.0f, 1.1f, 1.5f, 1.9999999f}) {
+                const float x = std::ldexp(m, e);
+                if (!std::isfinite(x) || x == 0.0f) continue;
+                a.push_back(numerator);
+                b.push_back(x);
+            }
+    const std::vector<float> out = step_size_math(a, b);
+
+    const double bound = std::ldexp(1.0, -21);
+    int quotients = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        CAPTURE(a[i]);
+        CAPTURE(b[i]);
+        const double quotient = double(a[i]) / double(b[i]);
+        const double magnitude = std::fabs(quotient);
+        if (magnitude >= std::numeric_limits<float>::min() &&
+            magnitude <= std::numeric_limits<float>::max()) {
+            CHECK(std::fabs(out[3 * i] - quotient) <= bound * magnitude);
+            ++quotients;
+        }
+        const double root = std::sqrt(double(b[i]));
+        CHECK(std::fabs(out[3 * i + 1] - root) <= bound * root);
+        // absolute near 1, relative (the float result's own rounding) far from it
+        const double logarithm = std::log2(double(b[i]));
+        CHECK(std::fabs(out[3 * i + 2] - logarithm) <= bound * std::max(1.0, std::fabs(logarithm)));
+    }
+    CHECK(quotients > 3000);  // huge divisors (above 2^126) among them
+}
+
+TEST_CASE("step-size arithmetic: zeros, infinities and NaN as the controllers need them") {
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> a{1.0f, 0.0f, nan, 1.0f};
+    const std::vector<float> b{0.0f, 0.0f, 1.0f, inf};
+    const std::vector<float> out = step_size_math(a, b);
+    CHECK(out[0] == inf);  // an error over a zero scale rejects the step
+    CHECK(std::isnan(out[3]));
+    CHECK(std::isnan(out[6]));
+    CHECK(out[9] == 0.0f);
+    CHECK(out[1] == 0.0f);  // a zero error norm
+    CHECK(out[2] == -inf);
+    CHECK(out[10] == inf);  // an infinite error norm stays infinite, so is rejected
+    CHECK(out[11] == inf);
+
+    const std::vector<float> out_nan = step_size_math({1.0f}, {nan});
+    CHECK(std::isnan(out_nan[0]));
+    CHECK(std::isnan(out_nan[1]));
+    CHECK(std::isnan(out_nan[2]));
 }

@@ -24,6 +24,7 @@
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
+#include "cubie/core/step_size_math.hpp"
 #include "cubie/core/vector.hpp"
 
 namespace cubie {
@@ -225,8 +226,8 @@ private:
             // Hairer's DOP853 estimate: r5^2 / sqrt(r5^2 + 0.01 r3^2), with r5 and r3 the
             // norms of the 5th- and 3rd-order differences.
             const T r3 = weighted_rms_norm(combine<weights::error_low>(k, dt), tol, y, y_new);
-            const T denominator = cuda::std::sqrt(r * r + T(0.01) * r3 * r3);
-            return denominator > T(0) ? r * r / denominator : T(0);
+            const T denominator = step_size_sqrt(r * r + T(0.01) * r3 * r3);
+            return denominator > T(0) ? step_size_divide(r * r, denominator) : T(0);
         } else {
             return r;
         }

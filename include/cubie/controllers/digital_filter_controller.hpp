@@ -12,7 +12,8 @@
 // e_i = beta_i / (q + 1), and the history keeps log2 of the errors: one logarithm and one
 // exponential per step. A power whose exponent is known only at run time takes both, and
 // its special cases, for every factor: with powers, Tsit5 on Lorenz ran 39% longer
-// (bench/RESULTS.md). The factor still rounds within a few ulps (tests/controllers.cpp).
+// (bench/RESULTS.md). The logarithm is step_size_log2 (core/step_size_math.hpp): on the
+// device, the hardware's. The factor still rounds within a few ulps (tests/controllers.cpp).
 
 #include <cuda/std/cmath>
 #include <string>
@@ -20,6 +21,7 @@
 #include "cubie/controllers/controller.hpp"
 #include "cubie/controllers/step_factor_limits.hpp"
 #include "cubie/core/invalid_setting.hpp"
+#include "cubie/core/step_size_math.hpp"
 #include "cubie/core/vector.hpp"
 
 namespace cubie {
@@ -69,14 +71,14 @@ struct digital_filter_controller {
         if (!(err <= T(1))) {  // rejected, or err is NaN
             const T factor =
                 cuda::std::isfinite(err)
-                    ? p.bounds.safety * cuda::std::exp2(-p.reject_exponent * cuda::std::log2(err))
+                    ? p.bounds.safety * cuda::std::exp2(-p.reject_exponent * step_size_log2(err))
                     : p.bounds.min_factor;
             s.after_rejection = true;
             return {false, p.bounds.clamp(factor, true)};
         }
         CUBIE_UNROLL
         for (int i = History - 1; i > 0; --i) s.log2_errors[i] = s.log2_errors[i - 1];
-        s.log2_errors[0] = cuda::std::log2(floored_error(err));
+        s.log2_errors[0] = step_size_log2(floored_error(err));
         T exponent = 0;
         CUBIE_UNROLL
         for (int i = 0; i < History; ++i) exponent -= p.exponents[i] * s.log2_errors[i];

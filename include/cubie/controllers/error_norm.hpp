@@ -1,11 +1,13 @@
 #pragma once
 // Error tolerances and the weighted RMS norm that adaptive controllers act on:
 //   ||e|| = sqrt(1/n sum_i (e_i / (atol_i + rtol_i max(|y_i|, |y_new_i|)))^2)
-// A step is acceptable when ||e|| <= 1.
+// A step is acceptable when ||e|| <= 1. The norm only steers the step size, so it is
+// computed with the approximate operations of core/step_size_math.hpp.
 
 #include <cuda/std/cmath>
 
 #include "cubie/core/config.hpp"
+#include "cubie/core/step_size_math.hpp"
 #include "cubie/core/vector.hpp"
 
 namespace cubie {
@@ -32,10 +34,10 @@ CUBIE_HD T weighted_rms_norm(const vector<T, N>& e, const tolerances<T, N>& tol,
     T sum = 0;
     CUBIE_UNROLL
     for (int i = 0; i < N; ++i) {
-        const T r = e[i] / error_scale(tol, y, y_new, i);
+        const T r = step_size_divide(e[i], error_scale(tol, y, y_new, i));
         sum += r * r;
     }
-    return cuda::std::sqrt(sum / T(N));
+    return step_size_sqrt(sum * (T(1) / T(N)));
 }
 
 }  // namespace cubie
