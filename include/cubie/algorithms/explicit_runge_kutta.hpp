@@ -155,47 +155,63 @@ private:
         return sum;
     }
 
-    /// The first stage with a non-zero weight b_j.
-    static constexpr int leading_solution_weight = [] {
-        for (int j = 0; j < stages; ++j)
-            if (Tableau::b[j] != 0.0) return j;
-        return stages;
-    }();
+    /// Weights of the new solution: b.
+    struct solution_weights {
+        static constexpr int count = stages;
+        CUBIE_HD static constexpr double at(int j) { return Tableau::b[j]; }
+    };
 
-    /// y + dt sum_j b_j k_j (methods that are not FSAL), as y + (b_l dt) (k_l + sum_{j > l}
-    /// (b_j / b_l) k_j) with b_l the first non-zero weight: one multiply-add per stage and
-    /// component, where y + (dt sum_j b_j k_j) takes one more (the sum starts from a product,
-    /// the addition to y is its own), a tenth of an RK4 step on Lorenz. y is rounded once.
-    template <class State, class Stages, class T>
-    CUBIE_HD static void advance_solution(const State& y, const Stages& k, T dt, State& y_new) {
-        constexpr int l = leading_solution_weight;
-        constexpr double lead = Tableau::b[l];
-        State sum = k[l];
-        static_for<stages>([&](auto j) {
-            constexpr double ratio = Tableau::b[j] / lead;
-            if constexpr (j > l && ratio != 0.0) {
-                CUBIE_UNROLL
-                for (cuda::std::size_t i = 0; i < size_of<State>; ++i) sum[i] += T(ratio) * k[j][i];
-            }
-        });
-        const T scale = T(lead) * dt;
-        CUBIE_UNROLL
-        for (cuda::std::size_t i = 0; i < size_of<State>; ++i) y_new[i] = y[i] + scale * sum[i];
+    /// Weights of stage S's point: row S of a (rows past the last stage: the interpolant's
+    /// extra stages).
+    template <int S>
+    struct stage_weights {
+        static constexpr int count = S;
+        CUBIE_HD static constexpr double at(int j) { return detail::extended_a<Tableau>(S, j); }
+    };
+
+    /// y + dt sum_j w_j k_j, computed as y + (w_l dt) (k_l + sum_{j > l} (w_j / w_l) k_j) with
+    /// w_l the first non-zero weight, so that y is rounded once:
+    /// - Adding the terms to y one at a time rounds y once per term: each stage point then
+    ///   carries a few ulps of y of noise, which every stage derivative and the error
+    ///   estimate inherit. Where steps are small that noise rivals dt k itself: in float,
+    ///   Tsit5 on Pleiades ended 47% more trajectories with a step-size underflow than the
+    ///   hand-written kernel, which rounds y once (bench/RESULTS.md).
+    /// - y + (dt sum_j w_j k_j) would take one more instruction per component (the sum
+    ///   starts from a product); this takes one multiply-add per stage and component, as the
+    ///   term-by-term sum does.
+    template <class Weights, class State, class Stages, class T>
+    CUBIE_HD static State plus_weighted_stages(const State& y, const Stages& k, T dt) {
+        constexpr int l = [] {
+            for (int j = 0; j < Weights::count; ++j)
+                if (Weights::at(j) != 0.0) return j;
+            return Weights::count;
+        }();
+        if constexpr (l == Weights::count) {
+            return y;
+        } else {
+            constexpr double lead = Weights::at(l);
+            State sum = k[l];
+            static_for<Weights::count>([&](auto j) {
+                constexpr double ratio = Weights::at(j) / lead;
+                if constexpr (j > l && ratio != 0.0) {
+                    CUBIE_UNROLL
+                    for (cuda::std::size_t i = 0; i < size_of<State>; ++i)
+                        sum[i] += T(ratio) * k[j][i];
+                }
+            });
+            const T scale = T(lead) * dt;
+            State out = y;
+            CUBIE_UNROLL
+            for (cuda::std::size_t i = 0; i < size_of<State>; ++i) out[i] += scale * sum[i];
+            return out;
+        }
     }
 
     /// Stage S of the step, or of the interpolant's extension when S >= stages: returns its
     /// point y + dt sum_j a_Sj k_j after storing f(t + c_S dt, point) in k[S].
     template <int S, class F, class State, class Stages, class T>
     CUBIE_HD static State evaluate_stage(const F& f, T t, T dt, const State& y, Stages& k) {
-        State y_stage = y;
-        static_for<S>([&](auto j) {
-            constexpr double a = detail::extended_a<Tableau>(S, j);
-            if constexpr (a != 0.0) {
-                CUBIE_UNROLL
-                for (cuda::std::size_t i = 0; i < size_of<State>; ++i)
-                    y_stage[i] += (T(a) * dt) * k[j][i];
-            }
-        });
+        const State y_stage = plus_weighted_stages<stage_weights<S>>(y, k, dt);
         constexpr double c = detail::extended_c<Tableau>(S);
         f(t + T(c) * dt, y_stage, k[S]);
         return y_stage;
@@ -211,7 +227,7 @@ private:
             // FSAL: the last stage point is the new solution (a[s-1] == b), bit for bit.
             if constexpr (fsal && s == stages - 1) y_new = y_stage;
         });
-        if constexpr (!fsal) advance_solution(y, k, dt, y_new);
+        if constexpr (!fsal) y_new = plus_weighted_stages<solution_weights>(y, k, dt);
     }
 
     template <class F, class State, int N, class Stages, class T>
