@@ -127,25 +127,34 @@ private:
     template <class State>
     static constexpr cuda::std::size_t size_of = cuda::std::tuple_size<State>::value;
 
-    enum class weights { solution, error, error_low };
+    /// Weights over the stages, each a count and at(j): of the new solution (b), of stage S's
+    /// point (row S of a; rows past the last stage: the interpolant's extra stages), and of
+    /// the error estimates (b - b_hat, and DOP853's b - b_hat_low).
+    struct solution_weights {
+        static constexpr int count = stages;
+        CUBIE_HD static constexpr double at(int j) { return Tableau::b[j]; }
+    };
+    template <int S>
+    struct stage_weights {
+        static constexpr int count = S;
+        CUBIE_HD static constexpr double at(int j) { return detail::extended_a<Tableau>(S, j); }
+    };
+    struct error_weights {
+        static constexpr int count = stages;
+        CUBIE_HD static constexpr double at(int j) { return Tableau::b[j] - Tableau::b_hat[j]; }
+    };
+    struct error_low_weights {
+        static constexpr int count = stages;
+        CUBIE_HD static constexpr double at(int j) { return Tableau::b[j] - Tableau::b_hat_low[j]; }
+    };
 
-    template <weights W>
-    CUBIE_HD static constexpr double weight(int j) {
-        if constexpr (W == weights::solution)
-            return Tableau::b[j];
-        else if constexpr (W == weights::error)
-            return Tableau::b[j] - Tableau::b_hat[j];
-        else
-            return Tableau::b[j] - Tableau::b_hat_low[j];
-    }
-
-    /// dt * sum_j w_j k_j over the non-zero weights of kind W.
-    template <weights W, class Stages, class T>
+    /// dt * sum_j w_j k_j over the non-zero weights.
+    template <class Weights, class Stages, class T>
     CUBIE_HD static auto combine(const Stages& k, T dt) {
         using State = cuda::std::remove_cvref_t<decltype(k[0])>;
         State sum{};
-        static_for<stages>([&](auto j) {
-            constexpr double w = weight<W>(j);
+        static_for<Weights::count>([&](auto j) {
+            constexpr double w = Weights::at(j);
             if constexpr (w != 0.0) {
                 CUBIE_UNROLL
                 for (cuda::std::size_t i = 0; i < size_of<State>; ++i)
@@ -154,20 +163,6 @@ private:
         });
         return sum;
     }
-
-    /// Weights of the new solution: b.
-    struct solution_weights {
-        static constexpr int count = stages;
-        CUBIE_HD static constexpr double at(int j) { return Tableau::b[j]; }
-    };
-
-    /// Weights of stage S's point: row S of a (rows past the last stage: the interpolant's
-    /// extra stages).
-    template <int S>
-    struct stage_weights {
-        static constexpr int count = S;
-        CUBIE_HD static constexpr double at(int j) { return detail::extended_a<Tableau>(S, j); }
-    };
 
     /// y + dt sum_j w_j k_j, computed as y + (w_l dt) (k_l + sum_{j > l} (w_j / w_l) k_j) with
     /// w_l the first non-zero weight, so that y is rounded once:
@@ -237,11 +232,11 @@ private:
         compute_stages(f, t, dt, y, dydt, k, y_new);
         if constexpr (fsal) dydt_new = k[stages - 1];
 
-        const T r = weighted_rms_norm(combine<weights::error>(k, dt), tol, y, y_new);
+        const T r = weighted_rms_norm(combine<error_weights>(k, dt), tol, y, y_new);
         if constexpr (dual_embedded_tableau<Tableau>) {
             // Hairer's DOP853 estimate: r5^2 / sqrt(r5^2 + 0.01 r3^2), with r5 and r3 the
             // norms of the 5th- and 3rd-order differences.
-            const T r3 = weighted_rms_norm(combine<weights::error_low>(k, dt), tol, y, y_new);
+            const T r3 = weighted_rms_norm(combine<error_low_weights>(k, dt), tol, y, y_new);
             const T denominator = step_size_sqrt(r * r + T(0.01) * r3 * r3);
             return denominator > T(0) ? step_size_divide(r * r, denominator) : T(0);
         } else {
