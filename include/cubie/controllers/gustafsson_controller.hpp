@@ -60,7 +60,8 @@ struct gustafsson_controller {
             factor = cuda::std::fmin(factor, predicted);
         }
         s.dt_accepted = dt;
-        s.log2_err_accepted = step_size_log2(cuda::std::fmax(T(1e-2), err));
+        // log2 max(1e-2, err) = max(log2 1e-2, log2 max(1e-6, err)): log2 is monotone.
+        s.log2_err_accepted = cuda::std::fmax(T(-6.643856189774724), log2_err);  // log2(1e-2)
         const bool limit_growth = s.after_rejection;
         s.after_rejection = false;
         return {true, p.bounds.clamp(factor, limit_growth)};
