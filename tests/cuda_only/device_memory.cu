@@ -51,22 +51,30 @@ pinned_buffer<T> page_locked_copy(const std::vector<T>& from) {
     return b;
 }
 
-/// Page-locks a host array for as long as it lives (cudaHostRegister).
+/// Page-locks `bytes` of host memory from `data` for as long as it lives (cudaHostRegister).
 class registration {
 public:
-    template <class Array>
-    explicit registration(Array& a) : data_(a.empty() ? nullptr : a.data()) {
-        if (data_) REQUIRE(cudaHostRegister(data_, a.size() * sizeof(a[0]), 0) == cudaSuccess);
+    registration(void* data, std::size_t bytes) : data_(data) {
+        REQUIRE(cudaHostRegister(data_, bytes, 0) == cudaSuccess);
     }
     registration(const registration&) = delete;
     registration& operator=(const registration&) = delete;
-    ~registration() {
-        if (data_) static_cast<void>(cudaHostUnregister(data_));
-    }
+    ~registration() { static_cast<void>(cudaHostUnregister(data_)); }
 
 private:
     void* data_;
 };
+
+memory_location::kind where(const void* p) {
+    return memory_location::of(p).where;
+}
+
+/// Every non-empty array of r is in memory of kind k.
+void check_arrays_are(batch_result<double>& r, memory_location::kind k) {
+    r.for_each_array([&](const auto& a) {
+        if (!a.empty()) CHECK(where(a.data()) == k);
+    });
+}
 
 /// Reads a [save][trajectory] device view element by element, as a kernel would.
 __global__ void read_view(result_view<double> view, double* out) {
@@ -196,35 +204,80 @@ TEST_CASE("device memory misused is refused before any work") {
                          std::invalid_argument);
 }
 
-TEST_CASE("a host result the caller page-locked is written by the copies themselves") {
+TEST_CASE("a host result solved into again is page-locked in place, until its arrays go") {
+    using kind = memory_location::kind;
     const recording_sweep s;
     const recording_solver solver;
     const auto reference = solver.solve(s.inputs(), s.settings(), backends::cuda{});
     solve_control control;
     control.chunk_trajectories = 7;  // 15 chunks, four in flight at a time
+    const auto solve_into = [&](batch_result<double>& r) {
+        r.mark_unsolved(0, r.n_trajectories);  // every value checked is written by the solve
+        solver.solve(s.inputs(), s.settings(), r, backends::cuda{}, control);
+        CHECK(same_results(reference, r));
+    };
 
+    // The first solve stages the outputs: a result solved into once is never locked.
     batch_result<double> r;
     solver.solve(s.inputs(), s.settings(), r, backends::cuda{}, control);
     CHECK(same_results(reference, r));
-    // The backend keeps its buffers in the result: the next solve of the shape reuses them.
     const auto& kept = r.workspace.get<backends::cuda_workspace<double>>();
     REQUIRE(kept.shares.size() == 1);
     REQUIRE(kept.shares[0].slots.size() == backends::cuda::chunks_in_flight);
-    CHECK(kept.shares[0].staging.outputs);  // pageable: staged
-    const double* buffer = kept.shares[0].slots[0]->final_states.device();
-    r.mark_unsolved(0, s.n);
-    solver.solve(s.inputs(), s.settings(), r, backends::cuda{}, control);
-    CHECK(kept.shares[0].slots[0]->final_states.device() == buffer);
-    CHECK(same_results(reference, r));
+    CHECK(kept.shares[0].staging.outputs);
+    check_arrays_are(r, kind::pageable);
 
+    // The second finds the same arrays and locks them; the copies then go straight in.
+    solve_into(r);
+    CHECK_FALSE(kept.shares[0].staging.outputs);
+    check_arrays_are(r, kind::page_locked);
+    const double* buffer = kept.shares[0].slots[0]->final_states.device();
+    solve_into(r);
+    CHECK(kept.shares[0].slots[0]->final_states.device() == buffer);  // nothing reallocated
+
+    // A copy has arrays of its own, pageable.
+    batch_result<double> copy = r;
+    check_arrays_are(copy, kind::pageable);
+    solve_into(copy);
+    check_arrays_are(copy, kind::pageable);
+
+    // An array freed is unlocked first; its replacement is locked on the solve after next.
+    const void* freed = r.final_states.data();
+    r.final_states = host_array<double>();
+    CHECK(where(freed) == kind::pageable);
+    solve_into(r);  // final_states allocated anew
+    CHECK(where(r.final_states.data()) == kind::pageable);
+    CHECK(where(r.statuses.data()) == kind::page_locked);
+    solve_into(r);
+    check_arrays_are(r, kind::page_locked);
+    CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+TEST_CASE("a host result the caller page-locked is written by the copies themselves") {
+    const recording_sweep s;
+    const recording_solver solver;
+    const auto reference = solver.solve(s.inputs(), s.settings(), backends::cuda{});
+    batch_result<double> r = reference;
+    const auto& kept = r.workspace.get<backends::cuda_workspace<double>>();
     {
-        // One array: small arrays may share pages, which can be registered only once. Page-
-        // locked statuses send every output straight from the device, whatever the memory.
-        const registration locked(r.statuses);
-        r.mark_unsolved(0, s.n);  // every value below is written by this solve
-        solver.solve(s.inputs(), s.settings(), r, backends::cuda{}, control);
-        CHECK_FALSE(kept.shares[0].staging.outputs);  // page-locked: copied straight
+        // One array: page-locked statuses send every output straight from the device.
+        const registration locked(r.statuses.data(), r.statuses.size() * sizeof(status));
+        r.mark_unsolved(0, s.n);
+        solver.solve(s.inputs(), s.settings(), r, backends::cuda{});
+        CHECK_FALSE(kept.shares[0].staging.outputs);
         CHECK(same_results(reference, r));
+    }
+    {
+        // Part of one array: the driver refuses to lock the whole, and none is locked.
+        const registration part(r.final_states.data() + 1, sizeof(double));
+        for (int solve = 0; solve < 3; ++solve) {
+            r.mark_unsolved(0, s.n);
+            solver.solve(s.inputs(), s.settings(), r, backends::cuda{});
+            CHECK(kept.shares[0].staging.outputs);
+            CHECK(where(r.statuses.data()) == memory_location::kind::pageable);
+            CHECK(same_results(reference, r));
+        }
+        CHECK(cudaGetLastError() == cudaSuccess);  // the refusal left no error behind
     }
 }
 

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "cubie/backends/page_lock.hpp"
 #include "cubie/batch/backend_workspace.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
@@ -206,10 +207,12 @@ struct device_slots {
     }
 };
 
-/// What the cuda backend keeps in a result's workspace: the slots of every device's share.
+/// What the cuda backend keeps in a result's workspace: the slots of every device's share,
+/// and, for a host result, when to page-lock its arrays.
 template <class T>
 struct cuda_workspace : backend_workspace::contents {
     std::vector<device_slots<T>> shares;
+    page_lock_on_reuse<T> page_locking;
 };
 
 }  // namespace cubie::backends

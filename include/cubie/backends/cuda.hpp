@@ -137,13 +137,16 @@ struct cuda {
     /// at a time (from the devices' threads when several solve); it returns false to start
     /// no further chunk. Trajectories never started are marked unsolved in a batch_result
     /// and keep what a device_result held. The streams and buffers stay in the result's
-    /// workspace for the next solve into it.
+    /// workspace for the next solve into it; a batch_result solved into again with its
+    /// arrays where they were has them page-locked (page_lock.hpp).
     template <class Task, class T, class Result, class AfterChunk>
     void run(const Task& task, const batch_inputs<T>& inputs, Result& result, std::size_t chunk,
              AfterChunk&& after_chunk) const {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
         const std::size_t n = inputs.n_trajectories;
+        if constexpr (std::is_same_v<Result, batch_result<T>>)
+            result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
         const output_place<T> place{result.final_states.data(),
                                     result.statuses.data(),
                                     result.accepted_steps.data(),

@@ -74,6 +74,20 @@ struct batch_result : result_legend<T> {
         return this->summary_of(summaries.data(), name);
     }
 
+    /// Calls f on every host array, in the order declared.
+    template <class F>
+    void for_each_array(F&& f) {
+        f(final_states);
+        f(statuses);
+        f(accepted_steps);
+        f(rejected_steps);
+        f(newton_iterations);
+        f(linear_iterations);
+        f(saved);
+        f(saved_counters);
+        f(summaries);
+    }
+
     /// Why trajectory i stopped, in words ("success", "max_steps_exceeded", ...).
     const char* status_message(std::size_t i) const { return to_string(statuses.at(i)); }
 

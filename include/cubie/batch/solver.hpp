@@ -28,8 +28,6 @@
 #include <string>
 #include <type_traits>
 
-#include <unistd.h>
-
 #include "cubie/backends/automatic.hpp"
 #include "cubie/backends/host.hpp"
 #include "cubie/batch/batch_inputs.hpp"
@@ -38,6 +36,7 @@
 #include "cubie/batch/solve_control.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/controllers/controller.hpp"
+#include "cubie/core/host_memory.hpp"
 #include "cubie/loop/solve_settings.hpp"
 #include "cubie/outputs/output_policies.hpp"
 #include "cubie/systems/ode_system.hpp"
@@ -303,13 +302,6 @@ private:
                 "which goes in chunks, or record less");
     }
 #endif
-
-    /// Physical memory of this machine (outputs beyond it could only thrash).
-    static double host_memory_bytes() {
-        const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-        return pages > 0 && page > 0 ? double(pages) * double(page)
-                                     : std::numeric_limits<double>::infinity();
-    }
 
     System system_;
 };

@@ -1,12 +1,20 @@
 #pragma once
-// host_array<T>: the arrays of a result in host memory. A std::vector whose resize leaves
-// new elements uninitialised (an allocator that default-initialises), so that a result of
-// many gigabytes is not first written by one thread: fill_in_parallel() then touches its
-// pages from every OpenMP thread, which is where most of the time of a big result goes
-// (each fresh page is a fault, and a single thread takes them one at a time).
+// host_array<T>: the arrays of a result in host memory. A std::vector with an allocator of
+// its own, host_allocator, for two reasons:
+// - resize leaves new elements uninitialised, so that a result of many gigabytes is not
+//   first written by one thread: fill_in_parallel() then touches its pages from every
+//   OpenMP thread, which is where most of the time of a big result goes (each fresh page
+//   is a fault, and a single thread takes them one at a time);
+// - each block can be page-locked in place (the cuda backend does so for a result it
+//   solves into repeatedly: backends/page_lock.hpp). A block has whole pages of its own,
+//   since the driver locks whole pages and refuses a page twice, and starts with a header
+//   where whoever locks it leaves the function that unlocks it: the allocator calls that
+//   before it frees the block, so that no locked range outlives its memory.
+
+#include <unistd.h>
 
 #include <cstddef>
-#include <memory>
+#include <limits>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -14,16 +22,39 @@
 
 namespace cubie {
 
-/// std::allocator, but construct() without arguments default-initialises: no zeroing.
+/// What precedes the elements of a host_array's block.
+struct host_block_header {
+    /// Undoes a page-lock of the block's elements; null while the block is not locked.
+    void (*unlock)(void* elements) noexcept = nullptr;
+};
+
+/// The allocator of host_array: construct() without arguments default-initialises (no
+/// zeroing), and blocks are whole pages, page-aligned, with a host_block_header first.
 template <class T>
-struct default_init_allocator : std::allocator<T> {
+struct host_allocator {
+    using value_type = T;
+    static constexpr std::size_t header_bytes = 64;  // a cache line: elements stay aligned
+    static_assert(alignof(T) <= header_bytes);
+
+    host_allocator() = default;
     template <class U>
-    struct rebind {
-        using other = default_init_allocator<U>;
-    };
-    default_init_allocator() = default;
-    template <class U>
-    default_init_allocator(const default_init_allocator<U>&) noexcept {}
+    host_allocator(const host_allocator<U>&) noexcept {}
+
+    T* allocate(std::size_t n) {
+        if (n > (std::numeric_limits<std::size_t>::max() / 2 - header_bytes) / sizeof(T))
+            throw std::bad_array_new_length();
+        void* base = ::operator new (block_bytes(n), std::align_val_t{page_bytes()});
+        ::new (base) host_block_header{};
+        return reinterpret_cast<T*>(static_cast<char*>(base) + header_bytes);
+    }
+
+    void deallocate(T* elements, std::size_t n) noexcept {
+        host_block_header* header = header_of(elements);
+        if (header->unlock != nullptr) header->unlock(elements);
+        header->~host_block_header();
+        ::operator delete (static_cast<void*>(header), block_bytes(n),
+                           std::align_val_t{page_bytes()});
+    }
 
     template <class U>
     void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
@@ -33,10 +64,39 @@ struct default_init_allocator : std::allocator<T> {
     void construct(U* p, Args&&... args) {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
+
+    /// The header of the block whose elements start at `elements`.
+    static host_block_header* header_of(T* elements) noexcept {
+        return std::launder(
+            reinterpret_cast<host_block_header*>(reinterpret_cast<char*>(elements) - header_bytes));
+    }
+
+    /// The host's page size.
+    static std::size_t page_bytes() noexcept {
+        static const std::size_t page = [] {
+            const long bytes = sysconf(_SC_PAGESIZE);
+            return bytes > 0 ? static_cast<std::size_t>(bytes) : std::size_t{4096};
+        }();
+        return page;
+    }
+
+    friend bool operator==(const host_allocator&, const host_allocator&) noexcept { return true; }
+
+private:
+    static std::size_t block_bytes(std::size_t n) noexcept {
+        const std::size_t page = page_bytes();
+        return (header_bytes + n * sizeof(T) + page - 1) / page * page;
+    }
 };
 
 template <class T>
-using host_array = std::vector<T, default_init_allocator<T>>;
+using host_array = std::vector<T, host_allocator<T>>;
+
+/// The header of a's block; a must not be empty.
+template <class T>
+host_block_header& block_header(host_array<T>& a) noexcept {
+    return *host_allocator<T>::header_of(a.data());
+}
 
 /// Resizes to n elements, copying and initialising none: within the capacity nothing is
 /// allocated, beyond it the old elements are dropped rather than copied. True when it
