@@ -103,7 +103,8 @@ void check_stage_points_round_y_once(float dt) {
 }
 
 /// Every row of weights, applied in float, sums to the row's c (1 for b) to within float's
-/// rounding of one weight: the smallest after the first, or the first where it is alone.
+/// rounding of one weight: the smallest after the first whose ratio to the first is not a
+/// float; of c where there is none.
 template <class Method>
 void check_float_weights_sum_to_c() {
     INFO(std::string(Method::name));
@@ -113,12 +114,14 @@ void check_float_weights_sum_to_c() {
         double first = 0, smallest = 0;
         for (int j = 0; j < count; ++j) {
             if (weights[j] == 0.0) continue;
+            const double ratio = first == 0 ? 1 : weights[j] / first;
             if (first == 0)
-                first = std::fabs(weights[j]);
-            else if (smallest == 0 || std::fabs(weights[j]) < smallest)
+                first = weights[j];
+            else if (double(float(ratio)) != ratio &&
+                     (smallest == 0 || std::fabs(weights[j]) < smallest))
                 smallest = std::fabs(weights[j]);
         }
-        if (smallest == 0) smallest = first;
+        if (smallest == 0) smallest = std::fabs(c);
         constexpr double sum = Method::template applied_weight_sum<decltype(row)::value, float>();
         CHECK(std::fabs(sum - c) <= std::ldexp(smallest, -24) + 1e-15);
     };
