@@ -1,7 +1,8 @@
 // lorenz_sweep: the Lorenz rho-sweep of the benchmark protocol (x0 = (1, 0, 0),
 // rho = linspace(0, 21, N), t in [0, 1]) with any explicit method, controller, backend
-// and precision, optionally saving series and summaries. Prints a summary; --out writes
-// the result as CSV tables, NPY arrays or an HDF5 file.
+// and precision, optionally saving series and summaries. Prints a summary and a table of
+// final values across the sweep; --out writes the result as CSV tables, NPY arrays or an
+// HDF5 file.
 
 #include <cstdio>
 #include <exception>
@@ -53,6 +54,11 @@ void print_summary(const options& o, const sweep_outcome& out) {
     if (out.windows > 0)
         std::printf("summaries     %zu windows x %zu rows\n", out.windows, out.summary_rows);
     std::printf("failures      %zu\n", failures);
+    std::printf("\nfinal values at t = 1, from x0 = (1, 0, 0):\n");
+    std::printf("%12s %10s %12s %12s %12s  %s\n", "trajectory", "rho", "x", "y", "z", "status");
+    for (const final_row& row : out.table)
+        std::printf("%12zu %10.4g %12.6g %12.6g %12.6g  %s\n", row.trajectory, row.rho, row.x,
+                    row.y, row.z, cubie::to_string(row.status));
 }
 
 }  // namespace lorenz_sweep

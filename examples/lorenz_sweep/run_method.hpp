@@ -1,6 +1,8 @@
 #pragma once
 // Solving the sweep with one method and precision: the controller and backend chosen on
-// the command line select among the kernels compiled here.
+// the command line select among the kernels compiled here. A CUDA build compiles this with
+// nvcc (cuda, host and automatic backends), a host-only build with the host compiler (host
+// backend; automatic means host there).
 
 #include <algorithm>
 #include <chrono>
@@ -59,6 +61,16 @@ inline double default_sample_interval(double window, double dt) {
     return std::max(1.0, std::round(window / 64 / dt)) * dt;
 }
 
+/// Trajectories 0, n/4, n/2, 3n/4 and n - 1 (each once), for the results table.
+inline std::vector<std::size_t> table_trajectories(std::size_t n) {
+    std::vector<std::size_t> rows;
+    for (std::size_t quarter = 0; quarter <= 4 && n > 0; ++quarter) {
+        const std::size_t i = quarter == 4 ? n - 1 : quarter * n / 4;
+        if (rows.empty() || rows.back() != i) rows.push_back(i);
+    }
+    return rows;
+}
+
 /// Solves the sweep o.repeat times with `solver`, keeps the fastest time, writes the
 /// result to o.out.
 template <class Solver, class Controller, class Backend, class T>
@@ -82,6 +94,9 @@ sweep_outcome timed_solves(const Solver& solver, const options& o,
     out.windows = result.n_windows();
     out.summary_rows = result.n_summary_rows();
     if (o.out) cubie::write_result(result, *o.out, cubie::parse_result_format(o.format));
+    for (const std::size_t i : table_trajectories(o.n))
+        out.table.push_back({i, rho[i], result.final_state(0, i), result.final_state(1, i),
+                             result.final_state(2, i), result.statuses[i]});
     out.statuses = std::move(result.statuses);
     out.accepted_steps = std::move(result.accepted_steps);
     out.rejected_steps = std::move(result.rejected_steps);
@@ -130,11 +145,19 @@ sweep_outcome solve_sweep(const options& o, Backend backend) {
 template <class Method, class Controller, class T>
 sweep_outcome solve_on_backend(const options& o) {
     if (o.backend == "host") return solve_sweep<Method, Controller, T>(o, cubie::backends::host{});
-    if (o.backend == "cuda" || o.all_devices || !o.devices.empty()) {
+    const bool wants_cuda = o.backend == "cuda" || o.all_devices || !o.devices.empty();
+#if defined(__CUDACC__)
+    if (wants_cuda) {
         cubie::backends::cuda cuda;
         cuda.devices = o.all_devices ? cubie::backends::cuda::all_devices() : o.devices;
         return solve_sweep<Method, Controller, T>(o, cuda);
     }
+#else
+    if (wants_cuda)
+        throw usage_error(
+            "this lorenz_sweep was built without CUDA: --backend cuda and --devices "
+            "need a CUDA build");
+#endif
     return solve_sweep<Method, Controller, T>(o, cubie::backends::automatic{});
 }
 
@@ -155,7 +178,7 @@ sweep_outcome run_method(const options& o) {
 
 }  // namespace lorenz_sweep
 
-/// Defines lorenz_sweep::run_<method>_<precision>, declared in main.cu.
+/// Defines lorenz_sweep::run_<method>_<precision>, declared in main.cpp.
 #define CUBIE_LORENZ_SWEEP_INSTANTIATE(method, precision)        \
     namespace lorenz_sweep {                                     \
     sweep_outcome run_##method##_##precision(const options& o) { \
