@@ -15,11 +15,17 @@
 # systems/include.
 include_guard(GLOBAL)
 
+# Where the catalogue's definitions and the generator's sources are: beside this file in
+# the source tree; an installed package's config sets both before including it. Cache
+# entries, so that a project that adds cubie with add_subdirectory or FetchContent sees them
+# (a test points CUBIE_CODEGEN_DIR at a copy it may touch).
 get_filename_component(_cubie_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-set(CUBIE_SYSTEMS_DIR "${_cubie_root}/systems" CACHE INTERNAL "The catalogue's definitions")
-# The generator's sources (a test points this at a copy it may touch).
+if(NOT DEFINED CUBIE_SYSTEMS_DIR)
+  set(CUBIE_SYSTEMS_DIR "${_cubie_root}/systems" CACHE INTERNAL "The catalogue's definitions")
+endif()
 if(NOT DEFINED CUBIE_CODEGEN_DIR)
-  set(CUBIE_CODEGEN_DIR "${_cubie_root}/tools/codegen")
+  set(CUBIE_CODEGEN_DIR "${_cubie_root}/tools/codegen" CACHE PATH
+      "Folder holding the code generator's package, cubie_codegen")
 endif()
 
 # The catalogue's committed headers, for builds without Python.

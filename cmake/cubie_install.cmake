@@ -7,10 +7,20 @@ install(DIRECTORY include/cubie DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The catalogue's generated systems install beside the library: "cubie/catalogue/<name>.hpp".
 install(DIRECTORY systems/include/cubie DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT cubie-targets NAMESPACE cubie:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cubie)
+# cubie_add_system for installed consumers: the function, the generator it runs and the
+# catalogue's definitions (the package config points the function at the last two).
+install(FILES cmake/cubie_add_system.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cubie)
+install(DIRECTORY tools/codegen/cubie_codegen DESTINATION ${CMAKE_INSTALL_DATADIR}/cubie/codegen
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+install(DIRECTORY systems/ DESTINATION ${CMAKE_INSTALL_DATADIR}/cubie/systems
+        FILES_MATCHING PATTERN "*.toml" PATTERN "include" EXCLUDE)
 
+set(CUBIE_INSTALL_CODEGEN_DIR ${CMAKE_INSTALL_DATADIR}/cubie/codegen)
+set(CUBIE_INSTALL_SYSTEMS_DIR ${CMAKE_INSTALL_DATADIR}/cubie/systems)
 configure_package_config_file(cmake/cubie-config.cmake.in
   ${PROJECT_BINARY_DIR}/cubie-config.cmake
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cubie)
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cubie
+  PATH_VARS CUBIE_INSTALL_CODEGEN_DIR CUBIE_INSTALL_SYSTEMS_DIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cubie-config-version.cmake
   COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES ${PROJECT_BINARY_DIR}/cubie-config.cmake
