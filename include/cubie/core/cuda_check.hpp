@@ -1,6 +1,7 @@
 #pragma once
 // Checked CUDA runtime calls: a failing call throws cubie::cuda_error naming the call,
-// the file and line, and the runtime's own description. Sticky errors (a kernel faulted:
+// the file and line, and the runtime's own description. Where the runtime finds no device
+// (none installed, or no driver) the message says so first, and how to solve on the host. Sticky errors (a kernel faulted:
 // illegal address, trap, device assert) leave the process's CUDA context unusable; every
 // later call fails with the same code, and the message says so instead of blaming it.
 
@@ -38,6 +39,13 @@ inline bool is_sticky(cudaError_t code) {
     }
 }
 
+/// True for the errors of a machine where the runtime finds no device to use: none is
+/// installed, or there is no driver (cudaErrorInsufficientDriver, as on a machine with the
+/// toolkit but no GPU).
+inline bool means_no_device(cudaError_t code) {
+    return code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver;
+}
+
 /// "cudaErrorX (description)", and the consequence when the error is sticky.
 inline std::string describe(cudaError_t code) {
     std::string text = std::string(cudaGetErrorName(code)) + " (" + cudaGetErrorString(code) + ")";
@@ -55,8 +63,15 @@ inline void check_cuda(cudaError_t code, const char* call, const char* file, int
     // A failed call also leaves its error as the runtime's "last error"; reported here, it
     // must not be reported again by the next launch check (a sticky one cannot be reset).
     static_cast<void>(cudaGetLastError());
-    throw cuda_error(code, std::string(file) + ":" + std::to_string(line) + ": " + call +
-                               " failed: " + describe(code));
+    const std::string failure =
+        std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + describe(code);
+    if (means_no_device(code))
+        throw cuda_error(code,
+                         "no CUDA device was found, so the cuda backend cannot run; solve on the "
+                         "host backend (cubie::backends::host, which backends::automatic picks "
+                         "where no device is present; --backend host in the examples). " +
+                             failure);
+    throw cuda_error(code, failure);
 }
 
 }  // namespace detail
