@@ -6,16 +6,28 @@ committed headers are what the generator writes.
     cubie-codegen --output-dir include/cubie/catalogue systems/*.toml
     cubie-codegen --check --output-dir include/cubie/catalogue systems/*.toml
 
-Exit status: 0 done, 1 a definition has a mistake (file:line:column: error: ...) or a
-checked header differs, 2 wrong usage.
+Exit status: 0 done, 1 a checked header differs, 2 a mistake in a definition
+(file:line:column: error: ...), a header that cannot be written, or wrong usage. Every
+message is one line.
 """
 
 import argparse
+import errno
 import os
 import sys
 
 from cubie_codegen import __version__
-from cubie_codegen.errors import DefinitionError
+from cubie_codegen.errors import DefinitionError, one_line
+from cubie_codegen.limits import MAX_ELEMENTS
+
+MISTAKE = 2
+STALE = 1
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        """Wrong usage on one line (argparse would print the usage text above it)."""
+        self.exit(MISTAKE, one_line(f"{self.prog}: error: {message} (see --help)") + "\n")
 
 
 def _overrides(items, parser):
@@ -24,27 +36,36 @@ def _overrides(items, parser):
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             parser.error(f"--set {item}: expected NAME=VALUE")
-        try:
-            result[name.strip()] = int(value)
-        except ValueError:
-            parser.error(f"--set {item}: {value!r} is not a whole number")
+        value = value.strip()
+        # Checked as text first: int() of a huge string is slow, and sizes are limited.
+        if not value.isdigit() or len(value) > len(str(MAX_ELEMENTS)):
+            parser.error(f"--set {item}: expected a whole number from 1 to {MAX_ELEMENTS}")
+        result[name.strip()] = int(value)
     return result
 
 
 def _write(path, text):
-    """Writes `text` to `path`. The file is rewritten even when unchanged so that its time
-    stamp is newer than the definition's (the build tool then sees it up to date)."""
+    """Writes `text` to `path` through a temporary file in the same folder, so that the
+    header is either the old one or the new one, never a part; the temporary file is
+    removed whatever happens. The header is rewritten even when unchanged so that its
+    time stamp is newer than the definition's (the build tool then sees it up to date)."""
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder (name a file, or use --output-dir)")
     folder = os.path.dirname(path)
     if folder:
         os.makedirs(folder, exist_ok=True)
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(temporary, path)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "x", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    finally:
+        if os.path.lexists(temporary):
+            os.remove(temporary)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cubie-codegen",
         description="C++ System headers for CuBIE++ from model definitions (TOML).")
     parser.add_argument("definitions", nargs="+", metavar="DEFINITION.toml")
@@ -75,24 +96,29 @@ def main(argv=None) -> int:
             text = header(model)
         except DefinitionError as e:
             print(e, file=sys.stderr)
-            status = 1
+            status = MISTAKE
             continue
         target = args.output or os.path.join(args.output_dir or ".", model.name + ".hpp")
         if args.check:
             try:
                 with open(target, encoding="utf-8") as f:
                     current = f.read()
-            except OSError:
+            except (OSError, UnicodeDecodeError):
                 current = None
             if current != text:
                 reason = "missing" if current is None else "differs from the generator's output"
-                print(f"{target}: {reason}: regenerate it with cubie-codegen "
-                      f"{os.path.basename(path)} -o {target}", file=sys.stderr)
-                status = 1
+                print(one_line(f"{target}: {reason}: regenerate it with cubie-codegen "
+                               f"{os.path.basename(path)} -o {target}"), file=sys.stderr)
+                status = max(status, STALE)
         elif args.output == "-":
             sys.stdout.write(text)
         else:
-            _write(target, text)
+            try:
+                _write(target, text)
+            except OSError as e:
+                print(one_line(f"{target}: error: cannot write the header: {e.strerror} "
+                               "(check the path and its permissions)"), file=sys.stderr)
+                status = MISTAKE
     return status
 
 

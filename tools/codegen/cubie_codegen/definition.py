@@ -29,8 +29,9 @@ from sympy.core.parameters import distribute
 
 from cubie_codegen import expressions
 from cubie_codegen.errors import DefinitionError, Location
-from cubie_codegen.expressions import Quantity, Scope
-from cubie_codegen.names import problem_with
+from cubie_codegen.expressions import Quantity, Scope, constant_problem
+from cubie_codegen.limits import MAX_ELEMENTS
+from cubie_codegen.names import namespace_problem, problem_with
 
 SECTIONS = ("dimensions", "constants", "parameters", "states", "drivers", "observables",
             "equations", "options")
@@ -65,6 +66,13 @@ class Model:
     time: sympy.Symbol
     emit_jacobian: bool
     constant_symbols: dict = field(default_factory=dict)  # Symbol -> exact value
+
+
+def _expression_text(source: str) -> str:
+    """An expression as one line for a comment: a backslash in an expression can only
+    continue a line and '#' only start a comment (strings are not expressions), so
+    both go, with the line breaks."""
+    return " ".join(re.sub(r"#[^\n]*", " ", source).replace("\\", " ").split())
 
 
 class _Locator:
@@ -126,7 +134,7 @@ def load(path: str, overrides: Optional[dict] = None, name: Optional[str] = None
     except OSError as e:
         raise DefinitionError(Location(path), f"cannot read the definition: {e.strerror}")
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark is allowed, and skipped
     except UnicodeDecodeError as e:
         raise DefinitionError(Location(path), f"not UTF-8 text: {e.reason}") from None
     with distribute(False):  # keep 5*(a - b) as written: SymPy would make it 5*a - 5*b
@@ -149,7 +157,7 @@ class _Reader:
         self.time = sympy.Symbol("t", real=True)
         self.observable_exprs = {}
         self.observable_sources = {}
-        self.resolving = []
+        self._scope = Scope(self.quantities, self.time, self.observable)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -186,27 +194,50 @@ class _Reader:
         return q
 
     def scope(self) -> Scope:
-        return Scope(self.quantities, self.time, self.observable)
+        return self._scope
 
     def number(self, value, where, what) -> sympy.Rational:
         """Exact value of a number or a constant expression ("8/3", "2*pi")."""
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             self.fail(where, f"{what} must be a number or an expression string")
-        if isinstance(value, int):
-            return sympy.Integer(value)
         if isinstance(value, float):
             if value != value or value in (float("inf"), float("-inf")):
                 self.fail(where, f"{what} must be finite")
             return sympy.Rational(repr(value))
-        expr = expressions.parse(value, where, self.scope(), what=what)
-        expr = expr.subs(self.constant_values())
-        if not expr.is_number:
-            self.fail(where, f"{what} must not depend on states, parameters, drivers or t")
-        return expr
+        if isinstance(value, int):
+            expr, values = sympy.Integer(value), {}
+        else:
+            expr = expressions.parse(value, where, self.scope(), what=what)
+            values = self.constant_values()
+            if not expr.free_symbols <= set(values):
+                self.fail(where, f"{what} must not depend on states, parameters, drivers "
+                                 "or t")
+        problem = constant_problem(expr, values)
+        if problem:
+            self.fail(where, f"{what} {problem}")
+        return expr.xreplace(values)
 
     def constant_values(self):
         return {q.symbols[0]: q.value for q in self.quantities.values()
                 if q.kind == "constant"}
+
+    def description(self, table, where, name) -> str:
+        """The description of a table entry, on one line (it goes into a comment that
+        lists the elements)."""
+        text = table.get("description", "")
+        if not isinstance(text, str):
+            self.fail(where, f"description of '{name}' must be a string")
+        self.check_text(text, where, f"description of '{name}'")
+        return " ".join(text.split())
+
+    def check_text(self, text, where, what):
+        """Text copied into the header's comments may hold anything printable, on any
+        number of lines, but no line may end in a backslash: C++ would join the next
+        line of code to the comment."""
+        for line in text.splitlines():
+            if line.rstrip().endswith("\\"):
+                self.fail(where, f"{what}: a line ends with a backslash, which would join "
+                                 "the next line of the header to the comment (remove it)")
 
     def check_keys(self, table, allowed, where, what):
         for key in table:
@@ -229,6 +260,10 @@ class _Reader:
             if "overwrite" in message:
                 message += " (a name defined twice?)"
             self.fail(where, f"TOML syntax: {message}")
+        except ValueError as e:  # an integer of more than 4300 digits
+            self.fail(Location(self.path), f"TOML value: {e}")
+        except RecursionError:
+            self.fail(Location(self.path), "TOML value: arrays or tables nested too deeply")
 
         for key in data:
             if key not in TOP_LEVEL:
@@ -244,6 +279,7 @@ class _Reader:
         description = data.get("description", "")
         if not isinstance(description, str):
             self.fail(self.locate.key("", "description"), "description must be a string")
+        self.check_text(description, self.locate.key("", "description"), "description")
 
         self.read_dimensions(self.table(data, "dimensions"))
         self.read_constants(self.table(data, "constants"))
@@ -286,8 +322,10 @@ class _Reader:
         for name, value in table.items():
             where = self.locate.key("dimensions", name)
             value = self.overrides.get(name, value)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                self.fail(where, f"dimension '{name}' must be a whole number of at least 1")
+            if isinstance(value, bool) or not isinstance(value, int) or \
+                    not 1 <= value <= MAX_ELEMENTS:
+                self.fail(where, f"dimension '{name}' must be a whole number from 1 to "
+                                 f"{MAX_ELEMENTS}")
             self.declare(name, "dimension", where, value=value)
 
     def read_constants(self, table):
@@ -298,12 +336,13 @@ class _Reader:
                 self.check_keys(value, ("value", "description"), where, f"constant '{name}'")
                 if "value" not in value:
                     self.fail(where, f"constant '{name}' needs a value")
-                description = str(value.get("description", ""))
+                description = self.description(value, where, name)
                 value = value["value"]
             exact = self.number(value, where, f"constant '{name}'")
             q = self.declare(name, "constant", where, value=exact,
                              symbols=[sympy.Symbol(name, real=True)])
-            q.description = description or (value if isinstance(value, str) else "")
+            q.description = description or (_expression_text(value)
+                                             if isinstance(value, str) else "")
 
     def read_vector(self, table, section, kind, default_key):
         elements = []
@@ -314,9 +353,7 @@ class _Reader:
                 self.check_keys(spec, (default_key, "size", "periodic", "description"),
                                 where, f"{kind} '{name}'")
                 default = spec.get(default_key, 0)
-                description = spec.get("description", "")
-                if not isinstance(description, str):
-                    self.fail(where, f"description of '{name}' must be a string")
+                description = self.description(spec, where, name)
                 periodic = spec.get("periodic", False)
                 if not isinstance(periodic, bool):
                     self.fail(where, f"periodic of '{name}' must be true or false")
@@ -326,9 +363,9 @@ class _Reader:
                     self.fail(where, f"'{name}' is periodic but has no size")
             count = 1 if size is None else size
             letter = {"state": "y", "parameter": "p"}[kind]
-            first = sum(1 for q in self.quantities.values() if q.kind == kind and q.size is None)
-            first += sum(q.size for q in self.quantities.values()
-                         if q.kind == kind and q.size is not None)
+            first = len(elements)
+            if first + count > MAX_ELEMENTS:
+                self.fail(where, f"more than {MAX_ELEMENTS} {section}, the limit")
             symbols = [sympy.Symbol(f"{letter}[{first + k}]", real=True)
                        for k in range(count)]
             self.declare(name, kind, where, size=size, periodic=periodic, symbols=symbols)
@@ -344,9 +381,10 @@ class _Reader:
             if q is None or q.kind != "dimension":
                 self.fail(where, f"size of '{name}': '{value}' is not a dimension")
             return q.value
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            self.fail(where, f"size of '{name}' must be a whole number of at least 1 or a "
-                             "dimension's name")
+        if isinstance(value, bool) or not isinstance(value, int) or \
+                not 1 <= value <= MAX_ELEMENTS:
+            self.fail(where, f"size of '{name}' must be a whole number from 1 to "
+                             f"{MAX_ELEMENTS} or a dimension's name")
         return value
 
     def defaults(self, value, count, where, what):
@@ -363,9 +401,11 @@ class _Reader:
             description = spec if isinstance(spec, str) else ""
             if isinstance(spec, dict):
                 self.check_keys(spec, ("description",), where, f"driver '{name}'")
-                description = str(spec.get("description", ""))
+                description = self.description(spec, where, name)
             elif not isinstance(spec, str):
                 self.fail(where, f"driver '{name}': give a description string or a table")
+            else:
+                self.check_text(description, where, f"description of '{name}'")
             symbol = sympy.Symbol(f"d[{k}]", real=True)
             self.declare(name, "driver", where, symbols=[symbol])
             drivers.append(Element(name, symbol, None, description))
@@ -378,28 +418,52 @@ class _Reader:
                 self.fail(where, f"observable '{name}' must be an expression string")
             self.declare(name, "observable", where)
             self.observable_sources[name] = (source, where)
-        result = []
-        for k, name in enumerate(self.observable_sources):
-            expr = self.observable(name, self.observable_sources[name][1])
-            result.append((Element(name, sympy.Symbol(f"out[{k}]", real=True)), expr))
-        return result
+        # Read in an order where each comes after those it uses, so that reading one
+        # never recurses into another, however long a chain of them is.
+        for name in self.observable_order():
+            source, where = self.observable_sources[name]
+            self.observable_exprs[name] = expressions.parse(
+                source, where, self.scope(), what=f"observable '{name}'")
+        return [(Element(name, sympy.Symbol(f"out[{k}]", real=True)),
+                 self.observable_exprs[name])
+                for k, name in enumerate(self.observable_sources)]
+
+    def observable_order(self) -> list:
+        """The observables, each after the observables it uses (a depth-first search
+        with a stack of its own); a cycle is a mistake, named in full."""
+        uses = {}
+        for name, (source, where) in self.observable_sources.items():
+            uses[name] = [n for n in expressions.names_in(source, where,
+                                                          f"observable '{name}'")
+                          if n in self.observable_sources]
+        order, done = [], set()
+        for root in self.observable_sources:
+            if root in done:
+                continue
+            path, stack = [root], [(root, iter(uses[root]))]
+            while stack:
+                name, pending = stack[-1]
+                following = next(pending, None)
+                if following is None:
+                    stack.pop()
+                    path.pop()
+                    if name not in done:
+                        done.add(name)
+                        order.append(name)
+                elif following in path:
+                    cycle = " -> ".join(path[path.index(following):] + [following])
+                    self.fail(self.observable_sources[name][1],
+                              f"observables depend on each other in a cycle: {cycle}")
+                elif following not in done:
+                    path.append(following)
+                    stack.append((following, iter(uses[following])))
+        return order
 
     def observable(self, name, used_at) -> sympy.Expr:
-        """An observable's expression, reading it on first use (observables may use one
-        another in any order, but not in a cycle)."""
-        if name in self.observable_exprs:
-            return self.observable_exprs[name]
-        if name not in self.observable_sources:
+        """An observable's expression, once read."""
+        if name not in self.observable_exprs:
             self.fail(used_at, f"observable '{name}' is used before [observables] is read")
-        if name in self.resolving:
-            cycle = " -> ".join(self.resolving[self.resolving.index(name):] + [name])
-            self.fail(used_at, f"observables depend on each other in a cycle: {cycle}")
-        self.resolving.append(name)
-        source, where = self.observable_sources[name]
-        expr = expressions.parse(source, where, self.scope(), what=f"observable '{name}'")
-        self.resolving.pop()
-        self.observable_exprs[name] = expr
-        return expr
+        return self.observable_exprs[name]
 
     def read_equations(self, table, states):
         by_symbol = {e.symbol: None for e in states}
@@ -445,6 +509,9 @@ class _Reader:
         index_text = index_text.strip()
         if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", index_text) and \
                 index_text not in self.quantities:
+            if index_text in expressions.BUILTIN_NAMES or index_text in expressions.FUNCTIONS:
+                self.fail(where, f"equation '{key}': the index '{index_text}' hides the "
+                                 "built-in name (use i, j, k, ...)")
             return [(k, {index_text: k}) for k in range(q.size)]
         k = expressions.parse_index(index_text, where, self.scope(), {})
         if not 0 <= k < q.size:
@@ -461,9 +528,9 @@ class _Reader:
             self.fail(self.locate.key("options", "jacobian"),
                       "jacobian must be true, false or \"auto\"")
         namespace = table.get("namespace", "cubie::catalogue")
-        if not isinstance(namespace, str) or not all(
-                problem_with(part) == "" or part in ("cubie",)
-                for part in namespace.split("::")):
-            self.fail(self.locate.key("options", "namespace"),
-                      "namespace must be C++ identifiers joined by ::")
+        if not isinstance(namespace, str):
+            self.fail(self.locate.key("options", "namespace"), "namespace must be a string")
+        problem = namespace_problem(namespace)
+        if problem:
+            self.fail(self.locate.key("options", "namespace"), f"namespace: {problem}")
         return jacobian, namespace

@@ -1,7 +1,14 @@
-"""Errors in a definition: reported as `file:line:column: error: message`, never as a
-traceback."""
+"""Errors in a definition: reported on one line as `file:line:column: error: problem
+(hint)`, never as a traceback."""
 
 from dataclasses import dataclass
+
+
+def one_line(text: str) -> str:
+    """`text` with every character that is not printable (line breaks, tabs, other control
+    and format characters) escaped as Python writes it, so that a message, a file name or a
+    comment stays on one line and shows what it holds."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 @dataclass(frozen=True)
@@ -33,4 +40,4 @@ class DefinitionError(Exception):
         self.message = message
 
     def __str__(self) -> str:
-        return f"{self.location}: error: {self.message}"
+        return one_line(f"{self.location}: error: {self.message}")

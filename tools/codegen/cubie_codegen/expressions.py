@@ -10,13 +10,16 @@ meaning something else) cannot happen.
 
 import ast
 import difflib
+import math
 import operator
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import sympy
 
 from cubie_codegen.errors import DefinitionError, Location
+from cubie_codegen.limits import MAX_DEPTH, MAX_INDEX, MAX_LITERAL_DIGITS, MAX_NODES
 
 # name: (SymPy function, fewest arguments, most arguments or None)
 FUNCTIONS = {
@@ -82,13 +85,20 @@ class Quantity:
 
 
 class Scope:
-    """What names mean while a definition is read."""
+    """What names mean while a definition is read, and how many expression nodes it has
+    read so far (all expressions of a definition share one budget of MAX_NODES)."""
 
     def __init__(self, quantities: dict, time: sympy.Symbol,
                  observable: Callable[[str, Location], sympy.Expr]):
         self.quantities = quantities
         self.time = time
-        self.observable = observable  # resolves an observable's expression by name
+        self.observable = observable  # an observable's expression, by name
+        self.nodes = 0
+        self.observable_sizes = {}  # name -> size of its expression (see measure)
+
+    def constant_values(self) -> dict:
+        return {q.symbols[0]: q.value for q in self.quantities.values()
+                if q.kind == "constant"}
 
     def suggestion(self, name: str) -> str:
         known = list(self.quantities) + list(BUILTIN_NAMES) + list(FUNCTIONS)
@@ -100,6 +110,14 @@ def parse(text: str, where: Location, scope: Scope, indices: Optional[dict] = No
           what: str = "expression") -> sympy.Expr:
     """SymPy expression of `text`; `where` is the location of its first character."""
     return _Converter(text, where, scope, dict(indices or {}), what).convert()
+
+
+def names_in(text: str, where: Location, what: str) -> list:
+    """The names an expression mentions, in order of appearance (its syntax checked)."""
+    tree = _Converter(text, where, None, {}, what).tree()
+    names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
+    names.sort(key=lambda node: (node.lineno, node.col_offset))
+    return list(dict.fromkeys(node.id for node in names))
 
 
 def parse_index(text: str, where: Location, scope: Scope, indices: dict) -> int:
@@ -133,41 +151,93 @@ class _Converter:
             raise DefinitionError(self.where, f"empty {self.what}")
         try:
             # Parenthesised so that a definition may break a long expression over lines.
-            return ast.parse("(" + self.text + "\n)", mode="eval").body
+            node = ast.parse("(" + self.text + "\n)", mode="eval").body
+        except (RecursionError, MemoryError):  # Python's parser gives up on deep nesting
+            raise DefinitionError(self.where, f"{self.what} is nested too deeply (at most "
+                                              f"{MAX_DEPTH} levels)") from None
         except SyntaxError as e:
             line = e.lineno or 1
             offset = e.offset or 1  # 1-based, in the text with the added "("
             loc = (self.where.shifted(max(offset - 2, 0)) if line == 1 else
                    Location(self.where.path, self.where.line + line - 1, offset))
             raise DefinitionError(loc, f"syntax error in {self.what}: {e.msg}") from None
+        _shift_columns(node)
+        self.check_depth(node)
+        return node
+
+    def check_depth(self, root):
+        """Refuses trees deeper than MAX_DEPTH, so that reading them (and SymPy's work on
+        them) stays far from Python's recursion limit. A chain of + - or of * / is
+        read in one loop and counts as one level."""
+        stack = [(root, 1)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                self.fail(node, f"{self.what} is nested more than {MAX_DEPTH} levels deep "
+                                "(split it into observables)")
+            for child in ast.iter_child_nodes(node):
+                same_chain = child is getattr(node, "left", None) and \
+                    _chain_of(node) is not None and _chain_of(child) == _chain_of(node)
+                stack.append((child, depth if same_chain else depth + 1))
 
     def convert(self) -> sympy.Expr:
         node = self.tree()
-        _shift_columns(node)
         expr = self.value(node)
         if expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan):
             self.fail(node, f"{self.what} evaluates to infinity or NaN (a division by zero?)")
         if expr.has(sympy.I):
             self.fail(node, f"{self.what} has a complex value")
+        depth, _ = measure(expr)
+        if depth > MAX_DEPTH:
+            self.fail(node, f"{self.what} is nested {depth} levels deep with its observables "
+                            f"substituted; the limit is {MAX_DEPTH}")
         return expr
+
+    def check_constant(self, node, expr, divisor=False):
+        """Refuses a subexpression of numbers and constants whose value is not a finite
+        real number in the range of double (or is zero, for a divisor): evaluated now,
+        such a mistake cannot reach the generated code."""
+        values = self.scope.constant_values()
+        if not (expr.is_number or expr.free_symbols <= set(values)):
+            return
+        problem = constant_problem(expr, values, divisor)
+        if problem:
+            source = ast.get_source_segment(self.text, node) or str(expr)
+            self.fail(node, f"{'division by zero: ' if divisor else ''}"
+                            f"'{' '.join(source.split())}' {problem}")
 
     # -- numbers, names, operators --------------------------------------------------------
 
+    def charge(self, node, nodes=1):
+        self.scope.nodes += nodes
+        if self.scope.nodes > MAX_NODES:
+            self.fail(node, f"the definition expands to more than {MAX_NODES} expression "
+                            "nodes, the limit (a sum over a long range, or large arrays?)")
+
     def value(self, node) -> sympy.Expr:
+        self.charge(node)
         method = getattr(self, "value_" + type(node).__name__, None)
         if method is None:
             self.fail(node, f"unsupported syntax in {self.what}: {_describe(node)}")
-        return method(node)
+        expr = method(node)
+        if isinstance(node, ast.Call) or (isinstance(node, ast.BinOp) and
+                                          isinstance(node.op, ast.Pow)):
+            self.check_constant(node, expr)
+        return expr
 
     def value_Constant(self, node):
         v = node.value
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             self.fail(node, f"expected a number, found {v!r}")
-        if isinstance(v, int):
-            return sympy.Integer(v)
+        source = (ast.get_source_segment(self.text, node) or repr(v)).replace("_", "")
+        exponent = re.search(r"[eE]([+-]?\d+)", source)
+        if len(source) > MAX_LITERAL_DIGITS or (
+                exponent and abs(int(exponent.group(1))) > MAX_LITERAL_DIGITS):
+            self.fail(node, f"the number {source[:20]}... is beyond the range of double")
         # The literal's own digits, exactly: 0.1 is 1/10, not the double nearest to it.
-        source = ast.get_source_segment(self.text, node) or repr(v)
-        return sympy.Rational(source.replace("_", ""))
+        number = sympy.Integer(v) if isinstance(v, int) else sympy.Rational(source)
+        self.check_constant(node, number)
+        return number
 
     def value_Name(self, node):
         name = node.id
@@ -185,7 +255,12 @@ class _Converter:
         if q.kind == "dimension":
             return sympy.Integer(q.value)
         if q.kind == "observable":
-            return self.scope.observable(name, self.at(node))
+            expr = self.scope.observable(name, self.at(node))
+            if name not in self.scope.observable_sizes:
+                self.scope.observable_sizes[name] = measure(expr)[1]
+            # Substituted in full: it costs what its own nodes cost.
+            self.charge(node, self.scope.observable_sizes[name])
+            return expr
         if q.size is not None:
             self.fail(node, f"'{name}' is an array of {q.size} {q.kind}s: write an element, "
                             f"{name}[i]")
@@ -218,16 +293,36 @@ class _Converter:
         if op in _OPERATOR_NAMES:
             self.fail(node, f"operator '{_OPERATOR_NAMES[op]}' is not supported in "
                             f"{self.what}s")
-        a, b = self.value(node.left), self.value(node.right)
-        if op in _RING:
-            return _RING[op](a, b)
-        if op is ast.Div:
-            if b == 0:
-                self.fail(node, "division by zero")
-            return a / b
         if op is ast.Pow:
-            return sympy.Pow(a, b)
-        self.fail(node, f"unsupported operator in {self.what}")
+            base, exponent = self.value(node.left), self.value(node.right)
+            self.check_power(node, base, exponent)
+            return sympy.Pow(base, exponent)
+        # A chain a + b - c + ... (or a * b / c ...) is read in a loop, not recursively,
+        # and summed (multiplied) once: thousands of terms cost no recursion and no
+        # quadratic time.
+        first, links = _chain(node)
+        items = [self.value(first)]
+        for link in links:
+            self.charge(link)
+            item = self.value(link.right)
+            if isinstance(link.op, ast.Sub):
+                item = -item
+            elif isinstance(link.op, ast.Div):
+                if item == 0:
+                    self.fail(link, "division by zero")
+                self.check_constant(link.right, item, divisor=True)
+                item = 1 / item
+            items.append(item)
+        return sympy.Add(*items) if _chain_of(node) == "sum" else sympy.Mul(*items)
+
+    def check_power(self, node, base, exponent):
+        """Refuses a power of numbers far beyond the range of double before SymPy would
+        compute it exactly (10**10**10 has ten billion digits)."""
+        if base.is_Number and exponent.is_Number and base != 0 and abs(base) != 1:
+            digits = abs(float(exponent)) * abs(_log10(base))
+            if digits > MAX_LITERAL_DIGITS:
+                self.fail(node, f"'{ast.get_source_segment(self.text, node)}' is beyond the "
+                                "range of double")
 
     def value_UnaryOp(self, node):
         if isinstance(node.op, ast.USub):
@@ -273,7 +368,10 @@ class _Converter:
             return self.piecewise(node)
         if name == "sum":
             return self.generator_sum(node, node.args[0])
-        return fn(*[self.value(a) for a in node.args])
+        args = [self.value(a) for a in node.args]
+        if name == "pow":
+            self.check_power(node, *args)
+        return fn(*args)
 
     def piecewise(self, node):
         pieces = []
@@ -305,14 +403,16 @@ class _Converter:
             self.fail(it, "the loop must run over range(stop) or range(start, stop)")
         bounds = [self.integer(a) for a in it.args]
         start, stop = (0, bounds[0]) if len(bounds) == 1 else bounds
-        total = sympy.Integer(0)
+        if stop - start > MAX_NODES:
+            self.fail(it, f"range of {stop - start} terms: the limit is {MAX_NODES}")
+        terms = []
         saved = dict(self.indices)
         for j in range(start, stop):
             self.indices[var] = j
             if all(self.integer_condition(c) for c in comp.ifs):
-                total += self.value(gen.elt)
+                terms.append(self.value(gen.elt))
         self.indices = saved
-        return total
+        return sympy.Add(*terms)
 
     # -- conditions -----------------------------------------------------------------------
 
@@ -342,6 +442,12 @@ class _Converter:
     # -- integer index arithmetic ---------------------------------------------------------
 
     def integer(self, node) -> int:
+        value = self.integer_node(node)
+        if abs(value) > MAX_INDEX:
+            self.fail(node, f"index arithmetic beyond {MAX_INDEX}")
+        return value
+
+    def integer_node(self, node) -> int:
         if isinstance(node, ast.Constant) and type(node.value) is int:
             return node.value
         if isinstance(node, ast.Name):
@@ -356,17 +462,30 @@ class _Converter:
                             "variables, dimensions and whole numbers")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -self.integer(node.operand)
+        if isinstance(node, ast.BinOp) and _chain_of(node) == "sum":
+            first, links = _chain(node)
+            total = self.integer(first)
+            for link in links:
+                term = self.integer(link.right)
+                total = self.bounded(link, total + term if isinstance(link.op, ast.Add)
+                                     else total - term)
+            return total
         if isinstance(node, ast.BinOp):
             a, b = self.integer(node.left), self.integer(node.right)
             op = type(node.op)
-            if op in _RING:
-                return _RING[op](a, b)
+            if op is ast.Mult:
+                return self.bounded(node, a * b)
             if op in (ast.FloorDiv, ast.Mod):
                 if b == 0:
                     self.fail(node, "division by zero in an index")
                 return a // b if op is ast.FloorDiv else a % b
         self.fail(node, "an index must be a whole-number expression of index variables and "
                         "dimensions (+, -, *, //, %)")
+
+    def bounded(self, node, value: int) -> int:
+        if abs(value) > MAX_INDEX:
+            self.fail(node, f"index arithmetic beyond {MAX_INDEX}")
+        return value
 
     def integer_condition(self, node) -> bool:
         if isinstance(node, ast.Compare):
@@ -388,6 +507,89 @@ class _Converter:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.integer_condition(node.operand)
         self.fail(node, "a filter must compare index variables, e.g. 'if j != i'")
+
+
+def _chain_of(node):
+    """'sum' for a + or - node, 'product' for * or /, else None."""
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            return "sum"
+        if isinstance(node.op, (ast.Mult, ast.Div)):
+            return "product"
+    return None
+
+
+def _chain(node):
+    """A left-nested chain ((a + b) - c) + d as a and its links [+b, -c, +d] (the nodes,
+    whose .op and .right say what each adds), found in a loop."""
+    kind, links = _chain_of(node), []
+    while _chain_of(node) == kind:
+        links.append(node)
+        node = node.left
+    return node, links[::-1]
+
+
+def _log10(number) -> float:
+    """log10 of |number| for a SymPy number of any size (float() would overflow)."""
+    if number.is_Rational:
+        return _int_log10(abs(int(number.p))) - _int_log10(int(number.q))
+    return float(sympy.log(abs(number), 10).evalf(15))
+
+
+def _int_log10(n: int) -> float:
+    shift = max(n.bit_length() - 64, 0)
+    return float(shift * 0.30102999566398120 + math.log10(n >> shift))
+
+
+HUGE = sympy.Float("1e400")
+DOUBLE_MAX = sympy.Float(1.7976931348623157e308)
+DOUBLE_TRUE_MIN = sympy.Float(5e-324)
+
+
+def constant_problem(expr, values: dict, divisor: bool = False) -> str:
+    """What is wrong with the value of `expr` (numbers and the constants in `values`) as a
+    number of the generated code, or '' when nothing is."""
+    # Roughly first, in floating point: an exact value far out of range could take
+    # SymPy very long to compute.
+    rough = expr.evalf(15, subs=values) if values else expr.evalf(15)
+    if rough.is_number and not rough.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan):
+        size = abs(rough)
+        if size.is_number and (size > HUGE or 0 < size < 1 / HUGE):
+            return f"is {sympy.N(rough, 6)}, beyond the range of double"
+    exact = expr.xreplace(values)
+    if exact.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan):
+        return "is 0" if divisor else "is infinite or undefined"
+    approx = sympy.N(exact, 20, chop=True)
+    real, imaginary = approx.as_real_imag()
+    if imaginary != 0:
+        return f"has the complex value {sympy.N(exact, 6)}"
+    if divisor and (exact.is_zero or real == 0):
+        return "is 0"
+    if abs(real) > DOUBLE_MAX or 0 < abs(real) < DOUBLE_TRUE_MIN:
+        return f"is {sympy.N(real, 6)}, beyond the range of double"
+    return ""
+
+
+def measure(expr):
+    """(depth, size) of a SymPy expression, where size counts a subexpression once for
+    each place it occurs (what printing it in full would cost); computed in a loop over
+    the distinct subexpressions, so neither deep nor widely shared trees cost recursion
+    or exponential time."""
+    known = {}
+    stack = [expr]
+    while stack:
+        e = stack[-1]
+        if e in known:
+            stack.pop()
+            continue
+        pending = [a for a in e.args if a not in known]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        known[e] = (1 + max((known[a][0] for a in e.args), default=0),
+                    1 + sum(known[a][1] for a in e.args))
+    return known[expr]
 
 
 def _shift_columns(tree):

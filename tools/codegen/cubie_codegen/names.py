@@ -1,7 +1,10 @@
-"""Which names a definition may use: C++ identifiers that are neither keywords nor names
-the generated header uses itself."""
+"""Which names a definition may use: C++ identifiers that are neither keywords, nor
+macros of the standard libraries, the platform, CUDA or this library, nor names the
+generated header uses itself."""
 
 import re
+
+from cubie_codegen.macros import MACROS
 
 CXX_KEYWORDS = frozenset("""
 alignas alignof and and_eq asm atomic_cancel atomic_commit atomic_noexcept auto bitand
@@ -28,17 +31,55 @@ IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 TEMPORARY = re.compile(r"s[0-9]+\Z")  # common subexpressions are s0, s1, ...
 
 
+# Namespaces the generated code names (cuda::std::exp, cubie::rsqrt): a namespace of the
+# definition must not take their names, or those names would be found in it instead.
+LIBRARY_NAMESPACES = ("cubie", "cuda", "std")
+CATALOGUE = "cubie::catalogue"
+
+
 def problem_with(name: str, in_code: bool = True) -> str:
     """Why `name` cannot name a quantity, or '' when it can. Names `in_code` (constants,
-    the type) become C++ identifiers of the header and must not clash with its own; the
-    others (states, parameters, ...) appear only as strings and indices."""
+    the type) become C++ identifiers of the header and must not clash with its own or
+    with a macro; the others (states, parameters, ...) appear only as strings and
+    indices."""
     if not IDENTIFIER.match(name):
         return (f"'{name}' is not a valid name: use a letter followed by letters, digits "
                 "or underscores")
     if name in CXX_KEYWORDS:
         return f"'{name}' is a C++ keyword"
-    if in_code and (name in GENERATED_IDENTIFIERS or TEMPORARY.match(name)):
-        return f"'{name}' clashes with an identifier of the generated header"
     if "__" in name:
         return f"'{name}' contains '__', which C++ reserves"
+    if not in_code:
+        return ""
+    if name in GENERATED_IDENTIFIERS or TEMPORARY.match(name):
+        return f"'{name}' clashes with an identifier of the generated header"
+    return _macro_problem(name)
+
+
+def _macro_problem(name: str) -> str:
+    if name in MACROS:
+        return (f"'{name}' is a macro of the C/C++ standard library, the platform or "
+                "CUDA, which would replace it in the header (rename it)")
+    if name.startswith("CUBIE_"):
+        return f"'{name}' has the prefix of CuBIE++'s own macros (rename it)"
+    return ""
+
+
+def namespace_problem(namespace: str) -> str:
+    """Why `namespace` cannot hold the generated type, or '' when it can: a::b::c of
+    identifiers that are neither keywords nor macros, which neither reopen the
+    library's namespace (but for cubie::catalogue and what is inside it) nor take the
+    name of one that the header's code names."""
+    parts = namespace.split("::")
+    for part in parts:
+        problem = problem_with(part, in_code=False) or _macro_problem(part)
+        if problem:
+            return f"{problem} (write identifiers joined by ::, e.g. {CATALOGUE})"
+    if parts[0] == "cubie" and parts[1:2] != ["catalogue"]:
+        return (f"'{namespace}' is inside the library's namespace, where its names would "
+                f"clash: use {CATALOGUE} or a namespace of your own")
+    for part in parts[1:] if parts[0] == "cubie" else parts:
+        if part in LIBRARY_NAMESPACES:
+            return (f"'{part}' in '{namespace}' would hide the namespace '{part}' that "
+                    "the header's code names (choose another name)")
     return ""

@@ -1,5 +1,5 @@
 """Every mistake in a definition: a one-line message naming file, line and column, exit
-status 1, and never a Python traceback."""
+status 2, and never a Python traceback."""
 
 import re
 
@@ -24,7 +24,7 @@ dy = "x - y"
 def error_of(write, text, *args):
     path = write(text)
     code, out, err = run_tool(path, "-o", path + ".hpp", *args)
-    assert code == 1, (out, err)
+    assert code == 2, (out, err)
     assert "Traceback" not in err
     assert err.count("\n") == 1, err  # one line
     return err.strip()
@@ -115,4 +115,4 @@ def test_usage_errors_exit_2_without_a_traceback(write):
 
 def test_missing_file(tmp_path):
     code, _, err = run_tool(str(tmp_path / "absent.toml"))
-    assert code == 1 and "cannot read the definition" in err and "Traceback" not in err
+    assert code == 2 and "cannot read the definition" in err and "Traceback" not in err
