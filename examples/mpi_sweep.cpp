@@ -30,6 +30,7 @@
 #include "cubie/mpi/mpi_check.hpp"
 #include "cubie/mpi/solve.hpp"
 #include "cubie/systems/lorenz.hpp"
+#include "cubie/systems/variable_names.hpp"
 
 namespace {
 
@@ -98,7 +99,7 @@ int run(const options& o, int rank, int ranks) {
 
     CUBIE_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));  // time the solve, not the start-up
     const double start = MPI_Wtime();
-    const auto result = cubie::mpi::solve(MPI_COMM_WORLD, sweep_solver{}, {n, y0, rho}, settings);
+    auto result = cubie::mpi::solve(MPI_COMM_WORLD, sweep_solver{}, {n, y0, rho}, settings);
     if (rank != 0) return 0;
     const double seconds = MPI_Wtime() - start;  // rank 0 is done when every slice is in
 
@@ -110,7 +111,8 @@ int run(const options& o, int rank, int ranks) {
     std::printf("saved         %zu times x %zu variables\n", result->n_saves(),
                 result->n_saved_variables());
     std::printf("failures      %zu\n", result->failures());
-    if (o.out) {
+    if (o.out) {  // with the inputs, so that the files say which rho each trajectory had
+        result->keep_inputs({n, y0, rho}, cubie::parameter_names<cubie::systems::lorenz<float>>());
         cubie::write_result(*result, *o.out, cubie::parse_result_format(o.format));
         std::printf("written       %s (%s)\n", o.out->c_str(), o.format.c_str());
     }

@@ -67,6 +67,9 @@ void check_same_arrays(const batch_result<T>& read, const batch_result<T>& writt
     CHECK(read.n_states == written.n_states);
     CHECK(read.state_names == written.state_names);
     CHECK(same_bits(read.final_states, written.final_states));
+    CHECK(same_bits(read.initial_states, written.initial_states));
+    CHECK(read.parameter_names == written.parameter_names);
+    CHECK(same_bits(read.parameters, written.parameters));
     CHECK(same_bits(read.statuses, written.statuses));
     CHECK(read.accepted_steps == written.accepted_steps);
     CHECK(read.rejected_steps == written.rejected_steps);
@@ -372,8 +375,8 @@ TEST_CASE_TEMPLATE("npy result: an .npy file per array and legend, read back bit
     write_result(r, folder, result_format::npy);
 
     for (const char* name :
-         {"final_states", "state_names", "statuses", "accepted_steps", "rejected_steps",
-          "newton_iterations", "linear_iterations", "save_times", "saved", "saved_variables",
+         {"final_states", "state_names", "initial_states", "parameters", "parameter_names",
+          "statuses", "status_names", "accepted_steps", "rejected_steps", "newton_iterations", "linear_iterations", "save_times", "saved", "saved_variables",
           "saved_counters", "counter_names", "window_ends", "summaries", "summary_legend"}) {
         CAPTURE(name);
         CHECK(fs::exists(folder / (std::string(name) + ".npy")));
@@ -386,6 +389,15 @@ TEST_CASE_TEMPLATE("npy result: an .npy file per array and legend, read back bit
     CHECK(read_npy<std::uint8_t>(folder / "statuses.npy").data ==
           std::vector<std::uint8_t>{0, 0, 3});
     CHECK(read_npy<std::string>(folder / "saved_variables.npy").data == r.saved_variables);
+    CHECK(read_npy<T>(folder / "parameters.npy").shape == std::vector<std::size_t>{2, 3});
+    CHECK(read_npy<std::string>(folder / "parameter_names.npy").data ==
+          std::vector<std::string>{"k", "ω"});
+    // The statuses' legend names every code, at its code.
+    const std::vector<std::string> status_names =
+        read_npy<std::string>(folder / "status_names.npy").data;
+    REQUIRE(status_names.size() == std::size(all_statuses));
+    for (const status s : all_statuses)
+        CHECK(status_names[static_cast<std::size_t>(s)] == to_string(s));
 
     check_same_arrays(read_result_npy<T>(folder), r);
 }
@@ -416,6 +428,18 @@ TEST_CASE_TEMPLATE("csv result: tidy tables, values to the last bit, statuses by
     CHECK(final_table.rows[2][1] == "nonfinite_state");
     CHECK(final_table.rows[2][2] == "nan");
 
+    const csv_table inputs = read_csv(scratch.path() / "inputs.csv");
+    CHECK(inputs.header == std::vector<std::string>{"trajectory", "x", "θ", "k", "ω"});
+    REQUIRE(inputs.rows.size() == n);
+    for (std::size_t i = 0; i < n; ++i) {
+        CHECK(parse_csv_number<std::size_t>(inputs.rows[i][0]) == i);
+        for (std::size_t v = 0; v < 2; ++v) {
+            CHECK(same_value(parse_csv_number<T>(inputs.rows[i][1 + v]),
+                             r.initial_states[v * n + i]));
+            CHECK(same_value(parse_csv_number<T>(inputs.rows[i][3 + v]), r.parameters[v * n + i]));
+        }
+    }
+
     check_time_table(
         scratch.path() / "series.csv",
         {"trajectory", "time", "x", "θ", "energy", "accepted_steps", "rejected_steps"},
@@ -445,6 +469,9 @@ TEST_CASE("a result without saves or summaries writes only what it has, and clea
     bare.saved_counters.clear();
     bare.window_ends.clear();
     bare.summaries.clear();
+    bare.initial_states.clear();
+    bare.parameters.clear();
+    bare.parameter_names.clear();
 
     for (const result_format format : {result_format::csv, result_format::npy}) {
         const fs::path folder = scratch.path() / (format == result_format::csv ? "csv" : "npy");
@@ -458,7 +485,7 @@ TEST_CASE("a result without saves or summaries writes only what it has, and clea
                             ? std::vector<std::string>{"final.csv"}
                             : std::vector<std::string>{"accepted_steps.npy", "final_states.npy",
                                                        "rejected_steps.npy", "state_names.npy",
-                                                       "statuses.npy"}));
+                                                       "status_names.npy", "statuses.npy"}));
     }
     check_same_arrays(read_result_npy<double>(scratch.path() / "npy"), bare);
 }
@@ -607,6 +634,9 @@ TEST_CASE_TEMPLATE("hdf5 result: a dataset per array, legends as attributes, bit
     CHECK(file.read_strings_attribute("final_states", "states") == r.state_names);
     CHECK(file.read_strings_attribute("saved_counters", "counters") == r.counter_names);
     CHECK(file.read_strings_attribute("summaries", "rows") == r.summary_legend);
+    CHECK(file.read_strings_attribute("parameters", "parameters") == r.parameter_names);
+    CHECK(file.read_strings_attribute("initial_states", "states") == r.state_names);
+    CHECK(file.read_strings_attribute("statuses", "status_names") == status_legend());
     CHECK(file.read_number_attribute<std::uint64_t>("/", "n_trajectories") == 3);
     CHECK(file.read_string_attribute("/", "backend") == "host");
 
@@ -620,6 +650,22 @@ TEST_CASE_TEMPLATE("hdf5 result: a dataset per array, legends as attributes, bit
 }
 
 #endif
+
+TEST_CASE("kept inputs must match the result, and a status legend must match the library's") {
+    scratch_directory scratch("inputs-and-legend");
+    batch_result<double> r = example_result<double>();
+    const std::vector<double> two = {1, 2};
+    CHECK_THROWS_AS(r.keep_inputs({1, two, two}, {"k", "ω"}), std::invalid_argument);
+    CHECK_THROWS_AS(r.keep_inputs({3, r.initial_states, r.parameters}, {"k"}),
+                    std::invalid_argument);
+
+    write_result(r, scratch.path(), result_format::npy);
+    std::vector<std::string> renumbered = status_legend();
+    std::swap(renumbered[1], renumbered[2]);
+    write_npy<std::string>(scratch.path() / "status_names.npy", renumbered, {renumbered.size()});
+    CHECK(error_of([&] { read_result_npy<double>(scratch.path()); })
+              .find("the status codes are not this library's") != std::string::npos);
+}
 
 TEST_CASE("result files for the numpy and h5py check") {
     // Where the ctest fixture asks for them (reference/check_result_files.py reads them),

@@ -19,6 +19,7 @@
 #include "cubie/io/write_result.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/systems/lorenz.hpp"
+#include "cubie/systems/variable_names.hpp"
 #include "lorenz_sweep/options.hpp"
 #include "lorenz_sweep/requested_outputs.hpp"
 #include "lorenz_sweep/sweep_outcome.hpp"
@@ -93,7 +94,10 @@ sweep_outcome timed_solves(const Solver& solver, const options& o,
     out.saves = result.n_saves();
     out.windows = result.n_windows();
     out.summary_rows = result.n_summary_rows();
-    if (o.out) cubie::write_result(result, *o.out, cubie::parse_result_format(o.format));
+    if (o.out) {  // with the inputs, so that the files say which rho each trajectory had
+        result.keep_inputs({o.n, y0, rho}, cubie::parameter_names<cubie::systems::lorenz<T>>());
+        cubie::write_result(result, *o.out, cubie::parse_result_format(o.format));
+    }
     for (const std::size_t i : table_trajectories(o.n))
         out.table.push_back({i, rho[i], result.final_state(0, i), result.final_state(1, i),
                              result.final_state(2, i), result.statuses[i]});

@@ -23,6 +23,11 @@ FAILED = 2
 SAVES = 4
 WINDOWS = 2
 STATE_NAMES = ["x", "θ"]
+PARAMETER_NAMES = ["k", "ω"]
+# Every status by code (cubie/core/status.hpp): the statuses' legend.
+STATUS_LEGEND = ["success", "max_steps_exceeded", "step_size_underflow", "nonfinite_state",
+                 "nonfinite_input", "cancelled", "singular_matrix", "newton_divergence",
+                 "linear_solver_failure"]
 SAVED_VARIABLES = ["x", "θ", "energy"]
 COUNTER_NAMES = ["accepted_steps", "rejected_steps"]
 SUMMARY_LEGEND = ["x.mean", "x.max", "θ.rms"]
@@ -45,8 +50,12 @@ def expected_arrays(dtype):
                 for k in range(SAVES)]
     summaries = [[[nan if i == FAILED and w >= 1 else w - row / 3 + i / 7 for i in range(N)]
                   for row in range(len(SUMMARY_LEGEND))] for w in range(WINDOWS)]
+    initial_states = [[s + i / 3 for i in range(N)] for s in range(len(STATE_NAMES))]
+    parameters = [[(p + 1) * 1.5 - i / 7 for i in range(N)] for p in range(len(PARAMETER_NAMES))]
     return {
         "final_states": np.array(final_states, dtype=dtype),
+        "initial_states": np.array(initial_states, dtype=dtype),
+        "parameters": np.array(parameters, dtype=dtype),
         "statuses": np.array(STATUS_CODES, dtype=np.uint8),
         "accepted_steps": np.array(ACCEPTED, dtype=np.uint32),
         "rejected_steps": np.array(REJECTED, dtype=np.uint32),
@@ -62,6 +71,9 @@ def expected_arrays(dtype):
 
 LEGENDS = {  # array: (its legend's .npy file, its HDF5 attribute, the names)
     "final_states": ("state_names", "states", STATE_NAMES),
+    "initial_states": ("state_names", "states", STATE_NAMES),
+    "parameters": ("parameter_names", "parameters", PARAMETER_NAMES),
+    "statuses": ("status_names", "status_names", STATUS_LEGEND),
     "saved": ("saved_variables", "variables", SAVED_VARIABLES),
     "saved_counters": ("counter_names", "counters", COUNTER_NAMES),
     "summaries": ("summary_legend", "rows", SUMMARY_LEGEND),
@@ -107,6 +119,9 @@ def check_npy(checker, folder, arrays):
         legend = np.load(path, allow_pickle=False)
         checker.check(legend.dtype.kind == "U", f"{path}: dtype {legend.dtype}, expected '<U'")
         checker.check(legend.tolist() == names, f"{path}: {legend.tolist()}, expected {names}")
+    # As a user names each trajectory's outcome.
+    why = np.load(folder / "status_names.npy")[np.load(folder / "statuses.npy")]
+    checker.check(why.tolist() == STATUS_NAMES, f"{folder}: statuses name {why.tolist()}")
 
 
 def read_table(path):
@@ -129,6 +144,18 @@ def check_csv(checker, folder, arrays):
         for offset, name in enumerate(["accepted_steps", "rejected_steps", "newton_iterations",
                                        "linear_iterations"]):
             checker.same_number(row[-4 + offset], arrays[name][i], f"{path} row {i}")
+
+    path = folder / "inputs.csv"
+    header, rows = read_table(path)
+    checker.check(header == ["trajectory", *STATE_NAMES, *PARAMETER_NAMES],
+                  f"{path}: header {header}")
+    checker.check(len(rows) == N, f"{path}: {len(rows)} rows, expected {N}")
+    for i, row in enumerate(rows[:N]):
+        checker.check(row[0] == str(i), f"{path}: row {i}: {row}")
+        values = [arrays["initial_states"][s, i] for s in range(len(STATE_NAMES))]
+        values += [arrays["parameters"][p, i] for p in range(len(PARAMETER_NAMES))]
+        for field, expected in zip(row[1:], values):
+            checker.same_number(field, expected, f"{path} row {i}")
 
     saved = [(name, arrays["saved"], v) for v, name in enumerate(SAVED_VARIABLES)]
     counted = [(name, arrays["saved_counters"], c) for c, name in enumerate(COUNTER_NAMES)]

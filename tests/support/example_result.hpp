@@ -1,13 +1,15 @@
 #pragma once
 // A batch_result filled by hand, for the result file tests: 3 trajectories of 2 states, the
-// last of which failed (nonfinite_state), with Newton and linear iteration counts, 4 saves of 3 variables and 2 counters, 2 windows
-// of 3 summary rows. Values are computed in double and rounded to T once, and the failed
+// last of which failed (nonfinite_state), with their inputs (initial states and 2
+// parameters), Newton and linear iteration counts, 4 saves of 3 variables and 2 counters,
+// 2 windows of 3 summary rows. Values are computed in double and rounded to T once, and the failed
 // trajectory's values from save 2 and window 1 on are NaN.
 // tests/reference/check_result_files.py expects the same values: change both together.
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/core/status.hpp"
@@ -31,6 +33,13 @@ batch_result<T> example_result() {
     for (std::size_t s = 0; s < 2; ++s)
         for (std::size_t i = 0; i < n; ++i)
             r.final_states.push_back(i == failed ? nan : static_cast<T>((s + 1) / 10.0 + i));
+    std::vector<T> initial_states, parameters;
+    for (std::size_t s = 0; s < 2; ++s)
+        for (std::size_t i = 0; i < n; ++i) initial_states.push_back(static_cast<T>(s + i / 3.0));
+    for (std::size_t p = 0; p < 2; ++p)
+        for (std::size_t i = 0; i < n; ++i)
+            parameters.push_back(static_cast<T>((p + 1) * 1.5 - i / 7.0));
+    r.keep_inputs({n, initial_states, parameters}, {"k", "ω"});
 
     r.saved_variables = {"x", "θ", "energy"};
     r.counter_names = {"accepted_steps", "rejected_steps"};

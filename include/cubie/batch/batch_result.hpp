@@ -10,6 +10,8 @@
 //   saved            [save][saved variable][trajectory]   save_state / save_observables
 //   saved_counters   [save][counter][trajectory]          save_counters
 //   summaries        [window][summary row][trajectory]    summaries<...>
+//   initial_states   [state][trajectory], parameters [parameter][trajectory]: the inputs,
+//                    where keep_inputs copied them (for result files); else empty
 //
 // Saved values and summaries a trajectory never reached (it failed earlier) are NaN.
 // Views: series(name) is [save][trajectory] of one saved variable; trajectory(i) is
@@ -19,10 +21,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubie/batch/backend_workspace.hpp"
+#include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/result_legend.hpp"
 #include "cubie/core/host_array.hpp"
 #include "cubie/core/status.hpp"
@@ -112,6 +117,32 @@ struct batch_result : result_legend<T> {
     std::size_t failures() const {
         return static_cast<std::size_t>(std::count_if(
             statuses.begin(), statuses.end(), [](status s) { return s != status::success; }));
+    }
+
+    // What the batch was solved from, so that result files (io/) name their inputs: empty
+    // until keep_inputs copies them. Call it after each solve into this result: a solve
+    // does not touch them, and a file written from a reused result would show old inputs.
+    host_array<T> initial_states;              ///< [state][trajectory]
+    host_array<T> parameters;                  ///< [parameter][trajectory]
+    std::vector<std::string> parameter_names;  ///< legend of the parameter rows
+
+    /// Copies the inputs (in host memory) that this result was solved from, with the names
+    /// of the system's parameters (cubie::parameter_names<System>()).
+    void keep_inputs(const batch_inputs<T>& inputs, std::vector<std::string> names) {
+        const std::size_t n = inputs.n_trajectories;
+        const std::size_t states = static_cast<std::size_t>(this->n_states);
+        if (n != n_trajectories || inputs.initial_states.size() != states * n ||
+            inputs.parameters.size() != names.size() * n)
+            throw std::invalid_argument(
+                "keep_inputs: " + std::to_string(n) + " trajectories of " +
+                std::to_string(inputs.initial_states.size()) + " initial values and " +
+                std::to_string(inputs.parameters.size()) + " parameter values for " +
+                std::to_string(names.size()) + " parameters; this result has " +
+                std::to_string(n_trajectories) + " trajectories of " + std::to_string(states) +
+                " states");
+        initial_states.assign(inputs.initial_states.begin(), inputs.initial_states.end());
+        parameters.assign(inputs.parameters.begin(), inputs.parameters.end());
+        parameter_names = std::move(names);
     }
 
 private:

@@ -23,6 +23,18 @@ enum class status : std::uint8_t {
     linear_solver_failure = 8,  ///< an iterative linear solver broke down or did not converge
 };
 
+/// Every status, in the order of their codes (result files write their names as a legend).
+inline constexpr status all_statuses[] = {
+    status::success,         status::max_steps_exceeded, status::step_size_underflow,
+    status::nonfinite_state, status::nonfinite_input,    status::cancelled,
+    status::singular_matrix, status::newton_divergence,  status::linear_solver_failure,
+};
+static_assert([] {
+    for (unsigned code = 0; code < sizeof(all_statuses) / sizeof(status); ++code)
+        if (static_cast<unsigned>(all_statuses[code]) != code) return false;
+    return true;
+}(), "all_statuses lists every status at its own code");
+
 /// Human-readable name of a status, for messages and CSV output.
 constexpr const char* to_string(status s) {
     switch (s) {

@@ -8,6 +8,8 @@
 //                  (a row per trajectory and save; where anything is saved)
 //   summaries.csv  trajectory, window_end, <summary legend...>
 //                  (a row per trajectory and window; where summaries are)
+//   inputs.csv     trajectory, <state names...> (initial values), <parameter names...>
+//                  (where the result kept its inputs: batch_result::keep_inputs)
 //
 // Statuses are written by name ("success", "nonfinite_state"), numbers in the shortest
 // form that reads back exactly (csv.hpp), values a failed trajectory never reached "nan".
@@ -69,6 +71,28 @@ void write_result_csv(const batch_result<T>& r, const std::filesystem::path& dir
         final_table.end_row();
     }
     final_table.close();
+
+    const std::filesystem::path inputs = directory / "inputs.csv";
+    if (r.initial_states.empty() && r.parameter_names.empty()) {
+        detail::remove_stale_result_file(inputs);
+    } else {
+        csv_writer table(inputs);
+        table.field("trajectory");
+        if (!r.initial_states.empty())
+            for (const std::string& name : r.state_names) table.field(name);
+        for (const std::string& name : r.parameter_names) table.field(name);
+        table.end_row();
+        for (std::size_t i = 0; i < r.n_trajectories; ++i) {
+            table.field(i);
+            if (!r.initial_states.empty())
+                for (std::size_t s = 0; s < r.state_names.size(); ++s)
+                    table.field(r.initial_states[s * r.n_trajectories + i]);
+            for (std::size_t p = 0; p < r.parameter_names.size(); ++p)
+                table.field(r.parameters[p * r.n_trajectories + i]);
+            table.end_row();
+        }
+        table.close();
+    }
 
     const std::filesystem::path series = directory / "series.csv";
     if (r.saved_variables.empty() && r.counter_names.empty()) {

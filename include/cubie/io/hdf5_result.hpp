@@ -6,6 +6,10 @@
 //   with h5py.File("out.h5") as f:
 //       saved = f["saved"][...]                   # [save][variable][trajectory]
 //       names = list(f["saved"].attrs["variables"])
+//       why = f["statuses"].attrs["status_names"][f["statuses"][...]]
+//
+// The inputs, where the result kept them, are the datasets initial_states and parameters
+// (legends "states" and "parameters").
 //
 // Needs HDF5's C library: link cubie::hdf5.
 
@@ -34,6 +38,7 @@ public:
     void write(const Array& a) const {
         file_.write_dataset<typename Array::element_type>(a.name, a.data, a.shape);
         if (a.legend) file_.write_strings_attribute(a.name, a.legend_attribute, *a.legend);
+        if (a.code_legend) file_.write_strings_attribute(a.name, a.code_legend, status_legend());
     }
     /// Nothing to remove: the file is new.
     template <class Array>
@@ -47,6 +52,9 @@ public:
         auto array = file_.read_dataset<typename Array::element_type>(a.name);
         a.data.assign(array.data.begin(), array.data.end());  // a std::vector or host_array
         if (a.legend) *a.legend = file_.read_strings_attribute(a.name, a.legend_attribute);
+        if (a.code_legend && file_.read_strings_attribute(a.name, a.code_legend) != status_legend())
+            throw std::runtime_error(describe(a) + ": the status codes are not this library's "
+                                     "(core/status.hpp)");
         return std::move(array.shape);
     }
     template <class Array>

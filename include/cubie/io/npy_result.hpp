@@ -6,7 +6,12 @@
 //   saved = numpy.load("out/saved.npy")              # [save][variable][trajectory]
 //   names = list(numpy.load("out/saved_variables.npy"))
 //
-// Statuses are the codes of cubie::status ('|u1'); counters and step counts are '<u4'.
+// Statuses are the codes of cubie::status ('|u1'), named by status_names.npy:
+//
+//   why = numpy.load("out/status_names.npy")[numpy.load("out/statuses.npy")]
+//
+// Counters and step counts are '<u4'. The inputs, where the result kept them, are
+// initial_states.npy and parameters.npy, named by state_names.npy and parameter_names.npy.
 
 #include <cstddef>
 #include <filesystem>
@@ -33,6 +38,8 @@ public:
     void write(const Array& a) const {
         write_npy<typename Array::element_type>(file(a.name), a.data, a.shape);
         if (a.legend) write_npy<std::string>(file(a.legend_file), *a.legend, {a.legend->size()});
+        if (a.code_legend)
+            write_npy<std::string>(file(a.code_legend), status_legend(), {status_legend().size()});
     }
     template <class Array>
     void remove(const Array& a) const {
@@ -54,6 +61,9 @@ public:
                                          shape_text(names.shape) + ", a legend is 1-D");
             *a.legend = std::move(names.data);
         }
+        if (a.code_legend && read_npy<std::string>(file(a.code_legend)).data != status_legend())
+            throw std::runtime_error(file(a.code_legend).string() +
+                                     ": the status codes are not this library's (core/status.hpp)");
         return std::move(array.shape);
     }
     template <class Array>

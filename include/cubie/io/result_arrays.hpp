@@ -5,7 +5,9 @@
 //
 //   array           shape                              legend (NPY file, HDF5 attribute)
 //   final_states    [state][trajectory]                state_names      states
-//   statuses        [trajectory] (status codes)
+//   initial_states  [state][trajectory]                state_names      states
+//   parameters      [parameter][trajectory]            parameter_names  parameters
+//   statuses        [trajectory] (status codes)        status_names     status_names
 //   accepted_steps  [trajectory]
 //   rejected_steps  [trajectory]
 //   newton_iterations, linear_iterations   [trajectory] (implicit methods)
@@ -15,7 +17,10 @@
 //   window_ends     [window]
 //   summaries       [window][summary row][trajectory]  summary_legend   rows
 //
-// The first four are always there; the iteration counts where the result holds them; saved,
+// The inputs (initial_states, parameters) are there where batch_result::keep_inputs copied
+// them. The statuses' legend names every code: status_names[code] (core/status.hpp).
+// final_states, statuses and the step counts are always there; the iteration counts where
+// the result holds them; saved,
 // saved_counters and summaries where their legend names any row, save_times and window_ends where
 // saves or windows are.
 
@@ -28,6 +33,7 @@
 #include <vector>
 
 #include "cubie/batch/batch_result.hpp"
+#include "cubie/core/status.hpp"
 #include "cubie/io/shaped_array.hpp"
 
 namespace cubie {
@@ -46,7 +52,19 @@ struct result_array {
     Names* legend = nullptr;            ///< names of the rows of its legend axis, if it has one
     const char* legend_file = nullptr;  ///< the legend's own file stem: "saved_variables"
     const char* legend_attribute = nullptr;  ///< the legend's attribute name: "variables"
+    /// Names of the codes its values are (statuses), by code: its file stem and attribute.
+    const char* code_legend = nullptr;
 };
+
+/// The name of every status, by code: the statuses' legend in result files.
+inline const std::vector<std::string>& status_legend() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all;
+        for (const status s : all_statuses) all.push_back(to_string(s));
+        return all;
+    }();
+    return names;
+}
 
 /// Calls visit(result_array) for each array of r, in the order of the table above.
 template <class Result, class Visit>
@@ -65,7 +83,13 @@ void for_each_result_array(Result& r, Visit&& visit) {
                summarised = !r.summary_legend.empty();
     visit(array("final_states", r.final_states, {r.state_names.size(), n}, true, true,
                 &r.state_names, "state_names", "states"));
-    visit(array("statuses", r.statuses, {n}, true, true));
+    visit(array("initial_states", r.initial_states, {r.state_names.size(), n}, false,
+                !r.initial_states.empty(), &r.state_names, "state_names", "states"));
+    visit(array("parameters", r.parameters, {r.parameter_names.size(), n}, false,
+                !r.parameter_names.empty(), &r.parameter_names, "parameter_names", "parameters"));
+    auto statuses = array("statuses", r.statuses, {n}, true, true);
+    statuses.code_legend = "status_names";
+    visit(statuses);
     visit(array("accepted_steps", r.accepted_steps, {n}, true, true));
     visit(array("rejected_steps", r.rejected_steps, {n}, true, true));
     const bool iterated = !r.newton_iterations.empty() || !r.linear_iterations.empty();
@@ -101,15 +125,17 @@ void check_result_arrays(const batch_result<T>& r) {
     });
 }
 
-/// Writes every array r holds through sink.write(array) and lets sink.remove(array) clear
-/// what an earlier result may have left of the others. r has passed check_result_arrays.
+/// Lets sink.remove(array) clear what an earlier result may have left of the arrays r does
+/// not hold, then writes every array r holds through sink.write(array): in that order, as
+/// arrays share legends (initial_states and final_states: state_names). r has passed
+/// check_result_arrays.
 template <class T, class Sink>
 void write_result_arrays(const batch_result<T>& r, Sink& sink) {
     for_each_result_array(r, [&](const auto& a) {
-        if (a.present)
-            sink.write(a);
-        else
-            sink.remove(a);
+        if (!a.present) sink.remove(a);
+    });
+    for_each_result_array(r, [&](const auto& a) {
+        if (a.present) sink.write(a);
     });
 }
 
