@@ -27,12 +27,13 @@ if ((${#missing[@]})); then
   apt_install "${missing[@]}"
 fi
 
-# The code generator (tools/codegen) runs at build time on python3: SymPy, and pytest for
-# its tests; tests/reference/check_result_files.py reads result files with numpy and h5py.
+# The code generator (tools/codegen) runs at build time on python3: SymPy, and pytest and
+# Hypothesis for its tests; tests/reference/check_result_files.py reads result files with
+# numpy and h5py.
 # From PyPI where they are not importable already.
 command -v python3 >/dev/null || apt_install python3 python3-pip
 python_missing=()
-for module in sympy pytest numpy h5py; do
+for module in sympy pytest hypothesis numpy h5py; do
   python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
 done
 if ((${#python_missing[@]})); then

@@ -7,7 +7,7 @@ come from cuda::std so that the same text compiles for the host and the device.
 """
 
 import sympy
-from sympy.logic.boolalg import BooleanAtom, BooleanFunction
+from sympy.logic.boolalg import ITE, BooleanAtom, BooleanFunction
 
 ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, TERNARY = 100, 90, 80, 70, 60, 55, 40, 35, 20
 MAX_MULTIPLIED_POWER = 8  # x**n for 2 <= n <= 8 is written as n - 1 multiplications
@@ -129,6 +129,9 @@ class Printer:
             return " || ".join(self.text(a, OR + 1) for a in e.args), OR
         if isinstance(e, sympy.Not):
             return "!" + self.text(e.args[0], UNARY), UNARY
+        if isinstance(e, ITE):  # a condition on a Piecewise value (where(...) > t)
+            a, b, c = (self.text(x, TERNARY + 1) for x in e.args)
+            return f"{a} ? {b} : {c}", TERNARY
         raise GenerationError(f"no C++ for {type(e).__name__}: {e}")
 
     def add(self, e):
