@@ -13,6 +13,7 @@ import difflib
 import math
 import operator
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -46,6 +47,9 @@ FUNCTIONS = {
 }
 
 BUILTIN_NAMES = ("t", "pi")
+
+# While Python parses an expression: enough for sums of tens of thousands of terms.
+PARSER_RECURSION_LIMIT = 20_000
 
 _OPERATOR_NAMES = {
     ast.Mod: "%",
@@ -149,18 +153,25 @@ class _Converter:
     def tree(self):
         if not self.text.strip():
             raise DefinitionError(self.where, f"empty {self.what}")
+        # Python builds the tree of a + b + ... recursively: a sum of a few thousand terms
+        # needs more than the default recursion limit (but no deeper C stack than the
+        # parser allows itself).
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, PARSER_RECURSION_LIMIT))
         try:
             # Parenthesised so that a definition may break a long expression over lines.
             node = ast.parse("(" + self.text + "\n)", mode="eval").body
         except (RecursionError, MemoryError):  # Python's parser gives up on deep nesting
-            raise DefinitionError(self.where, f"{self.what} is nested too deeply (at most "
-                                              f"{MAX_DEPTH} levels)") from None
+            raise DefinitionError(self.where, f"{self.what} is too long or nested too "
+                                              f"deeply (at most {MAX_DEPTH} levels)") from None
         except SyntaxError as e:
             line = e.lineno or 1
             offset = e.offset or 1  # 1-based, in the text with the added "("
             loc = (self.where.shifted(max(offset - 2, 0)) if line == 1 else
                    Location(self.where.path, self.where.line + line - 1, offset))
             raise DefinitionError(loc, f"syntax error in {self.what}: {e.msg}") from None
+        finally:
+            sys.setrecursionlimit(limit)
         _shift_columns(node)
         self.check_depth(node)
         return node

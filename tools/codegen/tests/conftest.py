@@ -1,4 +1,7 @@
+import contextlib
+import io
 import os
+import signal
 import subprocess
 import sys
 
@@ -29,3 +32,34 @@ def run_tool(*args, env=None):
     p = subprocess.run([sys.executable, "-m", "cubie_codegen", *args], capture_output=True,
                        text=True, env=environment)
     return p.returncode, p.stdout, p.stderr
+
+
+class _TimeLimit(Exception):
+    pass
+
+
+def _alarm(*_):
+    raise _TimeLimit
+
+
+def run_main(*args, seconds=20):
+    """Runs cubie-codegen in this process (as its entry point does, without the cost of
+    starting Python and SymPy again): (exit status, stderr). Fails the test if it takes
+    longer than `seconds`; an exception escaping the command (a traceback) fails too."""
+    from cubie_codegen.cli import main
+
+    err = io.StringIO()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        with contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:
+                code = e.code
+    except _TimeLimit:
+        pytest.fail(f"cubie-codegen {args!r} took more than {seconds} s")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return code, err.getvalue()

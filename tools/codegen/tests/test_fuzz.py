@@ -3,11 +3,8 @@ a header that compiles and whose rhs matches SymPy's value of the definition's t
 random points; every invalid one gives one line of error and exit status 2; none gives a
 traceback or runs past a time limit."""
 
-import contextlib
-import io
 import os
 import random
-import signal
 import subprocess
 
 import pytest
@@ -15,8 +12,7 @@ import sympy
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from cubie_codegen.cli import main
-from conftest import REPO
+from conftest import REPO, run_main
 from test_output import compiler
 
 SECONDS_PER_CASE = 20
@@ -162,31 +158,9 @@ def _break(draw, text, mistake):
     return text.replace("[constants]", "[dimensions]\nN = 100000\n[constants]")
 
 
-class _TimeLimit(Exception):
-    pass
-
-
-def _alarm(*_):
-    raise _TimeLimit
-
-
 def generate(path, target):
-    """Runs the command in this process (as its entry point does, but without the cost
-    of starting Python and SymPy for every case): (exit status, stderr)."""
-    err = io.StringIO()
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(SECONDS_PER_CASE)
-    try:
-        with contextlib.redirect_stderr(err):
-            try:
-                code = main([path, "-o", target, "--name", os.path.basename(target)[:-4]])
-            except SystemExit as e:
-                code = e.code
-    except _TimeLimit:
-        pytest.fail(f"no result within {SECONDS_PER_CASE} s: {path!r}")
-    finally:
-        signal.alarm(0)
-    return code, err.getvalue()
+    return run_main(path, "-o", target, "--name", os.path.basename(target)[:-4],
+                    seconds=SECONDS_PER_CASE)
 
 
 def reference(equations, values):
