@@ -303,7 +303,7 @@ class _Converter:
             self.fail(node, "'^' is not a power here: write a**b")
         if op in _OPERATOR_NAMES:
             self.fail(node, f"operator '{_OPERATOR_NAMES[op]}' is not supported in "
-                            f"{self.what}s")
+                            f"{self.what} (// and % are for indices)")
         if op is ast.Pow:
             base, exponent = self.value(node.left), self.value(node.right)
             self.check_power(node, base, exponent)
