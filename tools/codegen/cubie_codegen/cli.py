@@ -86,6 +86,7 @@ def main(argv=None) -> int:
         parser.error("--name applies to one definition")
 
     # Imported here so that --help and usage errors do not wait for SymPy.
+    from cubie_codegen.cxx import GenerationError
     from cubie_codegen.definition import load
     from cubie_codegen.emit import header
 
@@ -96,6 +97,11 @@ def main(argv=None) -> int:
             text = header(model)
         except DefinitionError as e:
             print(e, file=sys.stderr)
+            status = MISTAKE
+            continue
+        except GenerationError as e:  # a construct the printer lacks: still one line
+            print(one_line(f"{path}: error: {e} (a limitation of cubie-codegen: please "
+                           "report it with the definition)"), file=sys.stderr)
             status = MISTAKE
             continue
         target = args.output or os.path.join(args.output_dir or ".", model.name + ".hpp")

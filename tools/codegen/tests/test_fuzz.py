@@ -10,6 +10,7 @@ import subprocess
 import pytest
 import sympy
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import strategies as st
 
 from conftest import REPO, run_main
@@ -176,6 +177,7 @@ def reference(equations, values):
 
 @pytest.mark.skipif(compiler() is None, reason="needs g++ and the CUDA toolkit's CCCL headers")
 def test_random_definitions(tmp_path):
+    set_hypothesis_home_dir(tmp_path / "hypothesis")  # not .hypothesis in the source tree
     include = tmp_path / "include"
     checked, compiled = [], []  # (type, equations, text) and types to instantiate
     counter = iter(range(10**6))

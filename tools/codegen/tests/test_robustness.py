@@ -295,3 +295,14 @@ def test_a_failed_write_keeps_the_old_header_and_no_temporary(write, tmp_path, m
 def test_reading_a_folder(tmp_path):
     code, err = run_main(tmp_path)
     assert code == 2 and "cannot read the definition" in err and err.count("\n") == 1
+
+
+def test_a_construct_the_printer_lacks_is_one_line(write, monkeypatch):
+    from cubie_codegen import cxx
+
+    def lacking(self, e):
+        raise cxx.GenerationError(f"no C++ for {type(e).__name__}: {e}")
+
+    monkeypatch.setattr(cxx.Printer, "node", lacking)
+    err = error_of(write, BASE)
+    assert "no C++ for" in err and "please report it" in err
