@@ -85,6 +85,9 @@ def main(argv=None) -> int:
     if args.name and len(args.definitions) > 1:
         parser.error("--name applies to one definition")
 
+    # SymPy's caches hold 1,000 results unless told otherwise: too few for systems of
+    # thousands of expressions, whose sort keys it would compute again and again.
+    os.environ.setdefault("SYMPY_CACHE_SIZE", "100000")
     # Imported here so that --help and usage errors do not wait for SymPy.
     from cubie_codegen.cxx import GenerationError
     from cubie_codegen.definition import load
