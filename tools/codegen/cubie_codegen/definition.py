@@ -30,7 +30,7 @@ from sympy.core.parameters import distribute
 from cubie_codegen import expressions
 from cubie_codegen.errors import DefinitionError, Location
 from cubie_codegen.expressions import Quantity, Scope, constant_problem
-from cubie_codegen.limits import MAX_ELEMENTS
+from cubie_codegen.limits import MAX_DEFINITION_BYTES, MAX_ELEMENTS
 from cubie_codegen.names import namespace_problem, problem_with
 
 SECTIONS = ("dimensions", "constants", "parameters", "states", "drivers", "observables",
@@ -130,9 +130,12 @@ def load(path: str, overrides: Optional[dict] = None, name: Optional[str] = None
     command line's --set N=64); `name` replaces the type's name."""
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            raw = f.read(MAX_DEFINITION_BYTES + 1)  # a device or pipe may never end
     except OSError as e:
         raise DefinitionError(Location(path), f"cannot read the definition: {e.strerror}")
+    if len(raw) > MAX_DEFINITION_BYTES:
+        raise DefinitionError(Location(path), f"the definition is larger than "
+                                              f"{MAX_DEFINITION_BYTES} bytes, the limit")
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark is allowed, and skipped
     except UnicodeDecodeError as e:

@@ -5,8 +5,12 @@ generation time and memory in proportion to the system (the README lists them)."
 MAX_ELEMENTS = 10_000
 
 # The most expression nodes read in all, counting every element an equation covers and
-# every term a sum() expands to (Lorenz 96 at 1,000 sites reads about 10,000).
-MAX_NODES = 500_000
+# every term a sum() expands to (Lorenz 96 at 1,000 sites reads 12,000 and takes about
+# 2 s; generation time grows in proportion).
+MAX_NODES = 200_000
+
+# The largest definition file read.
+MAX_DEFINITION_BYTES = 4 * 1024 * 1024
 
 # The deepest nesting of an expression (calls, powers, conditions, parentheses); chains
 # of + - * / count as one level however long they are.

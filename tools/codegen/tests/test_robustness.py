@@ -306,3 +306,8 @@ def test_a_construct_the_printer_lacks_is_one_line(write, monkeypatch):
     monkeypatch.setattr(cxx.Printer, "node", lacking)
     err = error_of(write, BASE)
     assert "no C++ for" in err and "please report it" in err
+
+
+def test_a_definition_that_never_ends():
+    code, err = run_main("/dev/zero", "-o", "-")
+    assert code == 2 and "larger than" in err and err.count("\n") == 1
