@@ -22,8 +22,11 @@ def _negated(terms):
 
 
 def _even_base(e) -> bool:
-    """An even power of a sum whose negation sorts first ((b - a)**2, not (a - b)**2)."""
+    """An even power of a sum of symbols whose negation sorts first ((b - a)**2, not
+    (a - b)**2). Numbers are left alone: they gain nothing, and SymPy (1.14) recurses
+    without end on the absolute value of some negated numeric sums it then forms."""
     return e.is_Pow and e.exp.is_Integer and e.exp.is_even and e.base.is_Add and \
+        not e.base.is_number and \
         sympy.default_sort_key(_negated(e.base)) < sympy.default_sort_key(e.base)
 
 

@@ -241,7 +241,7 @@ class _Converter:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             self.fail(node, f"expected a number, found {v!r}")
         source = (ast.get_source_segment(self.text, node) or repr(v)).replace("_", "")
-        exponent = re.search(r"[eE]([+-]?\d+)", source)
+        exponent = isinstance(v, float) and re.search(r"[eE]([+-]?\d+)", source)
         if len(source) > MAX_LITERAL_DIGITS or (
                 exponent and abs(int(exponent.group(1))) > MAX_LITERAL_DIGITS):
             self.fail(node, f"the number {source[:20]}... is beyond the range of double")

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import REPO, run_main
+from conftest import REPO, run_main, run_tool
 from test_output import compiler
 
 BASE = """[constants]
@@ -311,3 +311,15 @@ def test_a_construct_the_printer_lacks_is_one_line(write, monkeypatch):
 def test_a_definition_that_never_ends():
     code, err = run_main("/dev/zero", "-o", "-")
     assert code == 2 and "larger than" in err and err.count("\n") == 1
+
+
+def test_an_even_power_of_a_numeric_sum_without_the_cache(write, tmp_path):
+    # SymPy 1.14 recursed without end on Abs of a negated numeric sum formed while the
+    # generator rewrote even powers; its cache hid this unless it had evicted entries.
+    path = write('[constants]\nw0 = "sqrt(2)"\n[states]\nx = 0.25\nvel = 0.25\n'
+                 '[equations]\ndx = "exp(sin(cos(atan2(w0**3, 2 + vel**2))))"\n'
+                 'dvel = "tan(0.5*atan(atan2(x, 2 + (vel/(2 + x**2))**2) + '
+                 'cos(atan2(x, 2 + pow(1 + 0.1**2, 0.75)**2))))"\n')
+    code, _, err = run_tool(path, "-o", str(tmp_path / "model.hpp"),
+                            env={"SYMPY_CACHE_SIZE": "0"})
+    assert code == 0, err[-2000:]
