@@ -125,8 +125,8 @@ class Printer:
                     f"{self.text(e.rhs, precedence + 1)}"), precedence
         if isinstance(e, sympy.And):
             return " && ".join(self.text(a, AND + 1) for a in e.args), AND
-        if isinstance(e, sympy.Or):
-            return " || ".join(self.text(a, OR + 1) for a in e.args), OR
+        if isinstance(e, sympy.Or):  # && inside || in parentheses, as -Wparentheses asks
+            return " || ".join(self.text(a, AND + 1) for a in e.args), OR
         if isinstance(e, sympy.Not):
             return "!" + self.text(e.args[0], UNARY), UNARY
         if isinstance(e, ITE):  # a condition on a Piecewise value (where(...) > t)

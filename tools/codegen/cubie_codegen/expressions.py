@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import sympy
+from sympy import piecewise_fold
 
 from cubie_codegen.errors import DefinitionError, Location
 from cubie_codegen.limits import MAX_DEPTH, MAX_INDEX, MAX_LITERAL_DIGITS, MAX_NODES
@@ -437,10 +438,7 @@ class _Converter:
                 right = self.value(right_node)
                 if type(op) not in _COMPARISONS:
                     self.fail(node, f"unsupported comparison '{_describe(op)}'")
-                # Numbers on both sides (indices, dimensions) decide now. Left unevaluated,
-                # SymPy's Piecewise reads Eq(0, 0) as false.
-                decided = left.is_number and right.is_number
-                parts.append(_COMPARISONS[type(op)](left, right, evaluate=decided))
+                parts.append(_relation(_COMPARISONS[type(op)], left, right))
                 left = right
             return sympy.And(*parts) if len(parts) > 1 else parts[0]
         if isinstance(node, ast.BoolOp):
@@ -518,6 +516,28 @@ class _Converter:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.integer_condition(node.operand)
         self.fail(node, "a filter must compare index variables, e.g. 'if j != i'")
+
+
+def _relation(relation, left, right):
+    """left `relation` right with no conditional value inside: a comparison of where(c,
+    a, b) is written as (c and a > x) or (not c and b > x). SymPy would otherwise solve
+    the comparison as a set of real numbers when it becomes a condition, which takes
+    time that grows steeply with the nesting of conditions."""
+    left, right = (piecewise_fold(v) if v.has(sympy.Piecewise) else v for v in (left, right))
+    for side in (0, 1):
+        pieces = (left, right)[side]
+        if isinstance(pieces, sympy.Piecewise):
+            cases, earlier = [], []
+            for value, condition in pieces.args:
+                compared = _relation(relation, *((value, right) if side == 0 else
+                                                 (left, value)))
+                cases.append(sympy.And(condition, *[sympy.Not(c) for c in earlier],
+                                       compared))
+                earlier.append(condition)
+            return sympy.Or(*cases)
+    # Numbers on both sides (indices, dimensions) decide now. Left unevaluated, SymPy's
+    # Piecewise reads Eq(0, 0) as false.
+    return relation(left, right, evaluate=left.is_number and right.is_number)
 
 
 def _chain_of(node):

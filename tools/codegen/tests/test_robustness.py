@@ -323,3 +323,14 @@ def test_an_even_power_of_a_numeric_sum_without_the_cache(write, tmp_path):
     code, _, err = run_tool(path, "-o", str(tmp_path / "model.hpp"),
                             env={"SYMPY_CACHE_SIZE": "0"})
     assert code == 0, err[-2000:]
+
+
+def test_comparisons_of_conditional_values_stay_fast(write, tmp_path):
+    # SymPy solved each comparison of a where() value as a set of reals: 16 s for this.
+    inner = "(q if q < (1 + q**2)**(-1.5) and not (1 + q**2)**(-1.5) == 0.5 else q**2)"
+    chosen = f"abs(where({inner} > max(w, t), max(w, t), {inner}))"
+    text = (f'[constants]\nw = "sqrt(2)"\n[states]\nq = 0.25\n[equations]\n'
+            f'dq = "max((w if w < {chosen} and not {chosen} == 0.5 else {chosen}), q)"\n')
+    start = time.process_time()
+    header_of(write, text, tmp_path)
+    assert time.process_time() - start < 5
