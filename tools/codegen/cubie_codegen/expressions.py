@@ -19,6 +19,7 @@ from typing import Callable, Optional
 
 import sympy
 from sympy import piecewise_fold
+from sympy.core.parameters import distribute
 
 from cubie_codegen.errors import DefinitionError, Location
 from cubie_codegen.limits import MAX_DEPTH, MAX_INDEX, MAX_LITERAL_DIGITS, MAX_NODES
@@ -383,7 +384,11 @@ class _Converter:
         args = [self.value(a) for a in node.args]
         if name == "pow":
             self.check_power(node, *args)
-        return fn(*args)
+        # SymPy's functions take a minus sign out of their argument (tanh(-a) is
+        # -tanh(a)) assuming that -(b - c) is c - b; kept as written, a negative sum of
+        # numbers would have its sign taken out without end (SymPy 1.14).
+        with distribute(True):
+            return fn(*args)
 
     def piecewise(self, node):
         pieces = []

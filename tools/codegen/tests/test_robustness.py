@@ -334,3 +334,12 @@ def test_comparisons_of_conditional_values_stay_fast(write, tmp_path):
     start = time.process_time()
     header_of(write, text, tmp_path)
     assert time.process_time() - start < 5
+
+
+@pytest.mark.parametrize("function", ["tanh", "sinh", "sin", "tan", "atan"])
+def test_an_odd_function_of_a_negative_sum_of_numbers(write, tmp_path, function):
+    # SymPy took the minus sign out of -tan(1/2) - c without end while sums were kept
+    # as written.
+    text = header_of(write, '[constants]\nc = "sqrt(2)"\n[states]\nx = 0.25\n[equations]\n'
+                     f'dx = "x*{function}(-tan(0.5) - c)"\n', tmp_path)
+    assert f"cuda::std::{function}(" in text
