@@ -30,12 +30,18 @@ class Sqrt(sympy.Function):
 
     nargs = 1
 
+    def _eval_evalf(self, precision):  # a value, so that Max and Min can compare it
+        return sympy.sqrt(self.args[0])._eval_evalf(precision)
+
 
 class RSqrt(sympy.Function):
     """1 / sqrt(b): negative half-integer powers are its integer powers, b**(-3/2) being
     RSqrt(b)**3, so that no division or IEEE square root is left."""
 
     nargs = 1
+
+    def _eval_evalf(self, precision):
+        return (1 / sympy.sqrt(self.args[0]))._eval_evalf(precision)
 
 
 class GenerationError(Exception):

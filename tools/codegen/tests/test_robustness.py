@@ -343,3 +343,11 @@ def test_an_odd_function_of_a_negative_sum_of_numbers(write, tmp_path, function)
     text = header_of(write, '[constants]\nc = "sqrt(2)"\n[states]\nx = 0.25\n[equations]\n'
                      f'dx = "x*{function}(-tan(0.5) - c)"\n', tmp_path)
     assert f"cuda::std::{function}(" in text
+
+
+def test_max_of_a_numeric_half_integer_power(write, tmp_path):
+    # The power becomes a reciprocal square root cubed, which Max must be able to compare.
+    text = header_of(write, '[states]\nx = 0.25\n[equations]\n'
+                     'dx = "max(x, (1 + acos(0.5*tanh(1.25))**2)**(-3/2)) + min(x, 2**1.5)"\n',
+                     tmp_path)
+    assert "fmax(" in text and "fmin(" in text
