@@ -31,9 +31,9 @@ __global__ void amplitude_kernel(settings_type settings, const double* mu, doubl
     double largest = 0;
     cubie::status s = cubie::status::success;
     for (int k = 0; k < intervals && s == cubie::status::success; ++k) {
-        settings_type piece = settings;  // integrate() runs from t0 to t_end: one interval
-        piece.t0 = settings.t0 + k * interval;
-        piece.t_end = piece.t0 + interval;
+        // integrate() runs from t0 to t_end: one interval at a time.
+        const double from = settings.t0 + k * interval;
+        const settings_type piece = settings.over(from, from + interval);
         cubie::step_counters counters{};
         s = cubie::integrate<method, controller>(system_type{}, piece, y, p, counters);
         largest = fmax(largest, fabs(y[0]));

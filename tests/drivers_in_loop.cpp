@@ -10,27 +10,11 @@
 #include "cubie/algorithms/explicit/vern9.hpp"
 #include "cubie/batch/solver.hpp"
 #include "cubie/controllers/digital_filter_controller.hpp"
+#include "support/driver_integral.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
 using cubie::testing::test_backend;
-
-namespace cubie::testing {
-
-/// x' = d_0(t): the integral of the driver.
-struct driver_integral {
-    using value_type = double;
-    static constexpr int n_states = 1;
-    static constexpr int n_parameters = 0;
-    static constexpr int n_observables = 0;
-    static constexpr int n_drivers = 1;
-    CUBIE_HD void rhs(double, const state_t<driver_integral>&, const parameters_t<driver_integral>&,
-                      const drivers_t<driver_integral>& d, state_t<driver_integral>& dxdt) const {
-        dxdt[0] = d[0];
-    }
-};
-
-}  // namespace cubie::testing
 
 namespace {
 

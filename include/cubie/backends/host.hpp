@@ -3,7 +3,9 @@
 // by the same code a GPU thread runs, in place in the caller's and the result's arrays.
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <exception>
 
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
@@ -22,9 +24,10 @@ struct host {
     }
 
     /// Integrates every trajectory of the batch, `chunk` at a time; after_chunk(count) is
-    /// told of every finished chunk and returns false to stop before the next. Trajectories
-    /// never started, and saves and windows a trajectory never reaches, keep what the result
-    /// held.
+    /// told of every finished chunk and returns false to stop before the next. The first
+    /// exception a trajectory throws is rethrown once the chunk's threads have stopped.
+    /// Trajectories never started, and saves and windows a trajectory never reaches, keep what the
+    /// result held.
     template <class Task, class T, class AfterChunk>
     void run(Task task, const batch_inputs<T>& inputs, batch_result<T>& result, std::size_t chunk,
              AfterChunk&& after_chunk) const {
@@ -46,9 +49,24 @@ struct host {
                         at(result.summaries.data(), first)}},
                       n, n);
             const auto count = static_cast<std::ptrdiff_t>(task.n_trajectories);
+            // An exception thrown by user code (a system, a driver, a metric) must not leave
+            // the parallel region, which would end the process: the first one is kept, the
+            // trajectories not yet started are skipped, and it reaches the caller after.
+            std::exception_ptr first_error;
+            std::atomic<bool> failed{false};
             // Adaptive trajectories differ in cost: hand them out in small dynamic chunks.
 #pragma omp parallel for schedule(dynamic, 64)
-            for (std::ptrdiff_t i = 0; i < count; ++i) task(static_cast<std::size_t>(i));
+            for (std::ptrdiff_t i = 0; i < count; ++i) {
+                if (failed.load(std::memory_order_relaxed)) continue;
+                try {
+                    task(static_cast<std::size_t>(i));
+                } catch (...) {
+#pragma omp critical(cubie_host_backend_error)
+                    if (!first_error) first_error = std::current_exception();
+                    failed.store(true, std::memory_order_relaxed);
+                }
+            }
+            if (first_error) std::rethrow_exception(first_error);
             if (!after_chunk(task.n_trajectories)) return;
         }
     }

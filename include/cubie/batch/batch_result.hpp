@@ -53,19 +53,32 @@ struct batch_result : result_legend<T> {
     /// Buffers the cuda backend keeps for the next solve into this result.
     backend_workspace workspace;
 
+    // Element accessors check every index against its own extent and throw
+    // std::out_of_range naming it; the arrays themselves are the unchecked path.
     T final_state(int state, std::size_t trajectory) const {
-        return final_states.at(static_cast<std::size_t>(state) * n_trajectories + trajectory);
+        this->check_index("state", state, this->n_states);
+        this->check_index("trajectory", trajectory, n_trajectories);
+        return final_states[static_cast<std::size_t>(state) * n_trajectories + trajectory];
     }
     T saved_value(std::size_t save, std::size_t variable, std::size_t trajectory) const {
-        return saved.at((save * n_saved_variables() + variable) * n_trajectories + trajectory);
+        this->check_index("save", save, this->n_saves());
+        this->check_index("saved variable", variable, n_saved_variables());
+        this->check_index("trajectory", trajectory, n_trajectories);
+        return saved[(save * n_saved_variables() + variable) * n_trajectories + trajectory];
     }
     std::uint32_t saved_counter(std::size_t save, std::size_t counter,
                                 std::size_t trajectory) const {
-        return saved_counters.at((save * this->counter_names.size() + counter) * n_trajectories +
-                                 trajectory);
+        this->check_index("save", save, this->n_saves());
+        this->check_index("counter", counter, this->counter_names.size());
+        this->check_index("trajectory", trajectory, n_trajectories);
+        return saved_counters[(save * this->counter_names.size() + counter) * n_trajectories +
+                              trajectory];
     }
     T summary_value(std::size_t window, std::size_t row, std::size_t trajectory) const {
-        return summaries.at((window * n_summary_rows() + row) * n_trajectories + trajectory);
+        this->check_index("window", window, this->n_windows());
+        this->check_index("summary row", row, n_summary_rows());
+        this->check_index("trajectory", trajectory, n_trajectories);
+        return summaries[(window * n_summary_rows() + row) * n_trajectories + trajectory];
     }
 
     /// [save][trajectory] of the saved variable called name.
@@ -94,7 +107,10 @@ struct batch_result : result_legend<T> {
     }
 
     /// Why trajectory i stopped, in words ("success", "max_steps_exceeded", ...).
-    const char* status_message(std::size_t i) const { return to_string(statuses.at(i)); }
+    const char* status_message(std::size_t i) const {
+        this->check_index("trajectory", i, n_trajectories);
+        return to_string(statuses[i]);
+    }
 
     /// Marks trajectories [first, first + count) as never integrated: status cancelled, no
     /// steps or iterations, NaN values, counters of 2^32 - 1. The arrays are sized for
@@ -120,8 +136,9 @@ struct batch_result : result_legend<T> {
     }
 
     // What the batch was solved from, so that result files (io/) name their inputs: empty
-    // until keep_inputs copies them. Call it after each solve into this result: a solve
-    // does not touch them, and a file written from a reused result would show old inputs.
+    // until keep_inputs copies them, after a solve into this result. Each solve empties
+    // them first, so that a file written from a reused result never shows another
+    // solve's inputs.
     host_array<T> initial_states;              ///< [state][trajectory]
     host_array<T> parameters;                  ///< [parameter][trajectory]
     std::vector<std::string> parameter_names;  ///< legend of the parameter rows

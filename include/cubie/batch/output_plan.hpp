@@ -3,9 +3,11 @@
 // sample times, which variable goes to which row, the legends, and the bytes each array
 // takes. The solver sizes the result from it and backends bind its targets.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,20 @@ struct output_plan {
     }
 };
 
+namespace detail {
+
+/// A trajectory's rows of one output array (saves times variables, windows times summary
+/// rows) are indexed in int by the recorder, and the plan's own legends live in host
+/// memory: refused past 2^31 - 1 rows, naming the setting that sets their number.
+inline void check_rows(const char* setting, double value, double rows) {
+    if (rows > double(std::numeric_limits<int>::max()))
+        invalid_setting(setting, value,
+                        "gives " + format_count(rows) +
+                            " output rows per trajectory, more than the limit of 2^31 - 1");
+}
+
+}  // namespace detail
+
 /// Validates the output settings against the output policies and plans them. Throws
 /// std::invalid_argument naming the setting at fault.
 template <ode_system System, step_controller Controller, class... Outputs>
@@ -70,9 +86,8 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
     if constexpr (layout::saves) {
         targets.saves =
             make_save_grid<T>(s.t0, s.t_end, s.save_every, s.save_initial, s.save_final);
+        detail::check_time_resolution<T>("save_every", s.save_every, s.t0, s.t_end);
         whole_steps("save_every", s.save_every);
-        for (std::uint32_t k = 0; k < targets.saves.count(); ++k)
-            plan.save_times.push_back(targets.saves.time(k));
     } else if (s.save_every != 0) {
         invalid_setting("save_every", s.save_every,
                         "but this solver saves nothing: add save_state, save_observables or "
@@ -102,6 +117,14 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
             "setting saved_observables is given but this solver saves no observables: add "
             "save_observables to its outputs");
     if constexpr (layout::saves_counters) plan.counter_names = {"accepted_steps", "rejected_steps"};
+    if constexpr (layout::saves) {
+        const double rows =
+            double(targets.saves.count()) *
+            double(std::max<std::size_t>(plan.saved_variables.size(), plan.counter_names.size()));
+        detail::check_rows("save_every", s.save_every, rows);
+        for (std::uint32_t k = 0; k < targets.saves.count(); ++k)
+            plan.save_times.push_back(targets.saves.time(k));
+    }
 
     if constexpr (layout::summarises) {
         const double window = s.summarise_every, sample = s.sample_summaries_every;
@@ -115,24 +138,33 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
             invalid_setting("summarise_every", window,
                             "is not a whole number of samples of sample_summaries_every = " +
                                 format_value(sample));
+        detail::check_time_resolution<T>("sample_summaries_every", sample, s.t0, s.t_end);
         whole_steps("sample_summaries_every", sample);
         const std::uint32_t windows = whole_intervals(s.t_end - s.t0, window, "summarise_every");
         if (windows == 0)
             invalid_setting("summarise_every", window,
                             "is longer than the interval t_end - t0 = " +
                                 format_value(s.t_end - s.t0) + ": no window would be complete");
-        const auto per_window = static_cast<std::uint32_t>(std::llround(window / sample));
-        if (double(windows) * per_window > 4e9)
-            invalid_setting("sample_summaries_every", sample, "gives more than 2^32 samples");
+        // Counted in double before any integer holds them: the samples of all windows
+        // are indices of one time grid.
+        const double per_window = std::round(window / sample);
+        const double samples = double(windows) * per_window;
+        if (samples > double(std::numeric_limits<std::uint32_t>::max() - 2))
+            invalid_setting(
+                "sample_summaries_every", sample,
+                "gives " + format_count(samples) + " samples, more than the limit of 2^32 - 3");
+        detail::check_rows("summarise_every", window,
+                           double(windows) * double(layout::windows_type::rows));
         targets.samples.t0 = T(s.t0);
         targets.samples.t_end = T(s.t_end);
         targets.samples.every = T(sample);
+        targets.samples.span = T(s.t_end - s.t0);
         targets.samples.first_k = 0;
-        targets.samples.last_k = windows * per_window;
-        targets.samples_per_window = per_window;
+        targets.samples.last_k = static_cast<std::uint32_t>(samples);
+        targets.samples_per_window = static_cast<std::uint32_t>(per_window);
         targets.n_windows = windows;
         for (std::uint32_t w = 1; w <= windows; ++w)
-            plan.window_ends.push_back(targets.samples.time(w * per_window));
+            plan.window_ends.push_back(targets.samples.time(w * targets.samples_per_window));
         std::vector<std::string> summarised = state_names<System>();
         if constexpr (layout::summarises_observables)
             for (const std::string& name : observable_names<System>()) summarised.push_back(name);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cubie/batch/kernel_report.hpp"
@@ -49,9 +50,7 @@ protected:
     }
     /// [save][saved variable] of trajectory i, in `saved`.
     result_view<T> trajectory_of(const T* saved, std::size_t i) const {
-        if (i >= n_trajectories)
-            throw std::out_of_range("trajectory " + std::to_string(i) + " of " +
-                                    std::to_string(n_trajectories));
+        check_index("trajectory", i, n_trajectories);
         return view(saved + i, n_saves(), n_saved_variables() * n_trajectories, n_saved_variables(),
                     n_trajectories);
     }
@@ -60,6 +59,17 @@ protected:
         const std::size_t r = index_of(summary_legend, name, "summary");
         return view(summaries + r * n_trajectories, n_windows(), n_summary_rows() * n_trajectories,
                     n_trajectories, 1);
+    }
+
+    /// Throws std::out_of_range unless 0 <= index < size, naming both.
+    template <class Index, class Size>
+    static void check_index(const char* what, Index index, Size size) {
+        bool negative = false;
+        if constexpr (std::is_signed_v<Index>) negative = index < 0;
+        if (negative || static_cast<std::size_t>(index) >= static_cast<std::size_t>(size))
+            throw std::out_of_range(std::string(what) + " " + std::to_string(index) +
+                                    " is out of range: this result has " + std::to_string(size) +
+                                    " (valid: 0 to size - 1)");
     }
 
 private:

@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cubie/backends/automatic.hpp"
 #include "cubie/backends/host.hpp"
@@ -94,6 +95,15 @@ public:
             }
 #endif
             solve(inputs, settings, result, backends::host{}, control);
+        } else if (reads_result(inputs, result)) {
+            // Solving on from this result's own arrays (its final states as the next initial
+            // states): the result is resized and marked before any input is read, so the
+            // inputs are copied first.
+            const std::vector<value_type> y(inputs.initial_states.begin(),
+                                            inputs.initial_states.end());
+            const std::vector<value_type> p(inputs.parameters.begin(), inputs.parameters.end());
+            solve({inputs.n_trajectories, y, p, inputs.drivers}, settings, result, backend,
+                  control);
         } else {
             const auto [task, outputs] = prepare(inputs, settings);
 #if defined(__CUDACC__)
@@ -201,6 +211,28 @@ private:
         });
     }
 
+    /// Whether an input array lies in memory one of r's arrays holds (its outputs, or the
+    /// inputs it kept).
+    static bool reads_result(const batch_inputs<value_type>& in, batch_result<value_type>& r) {
+        auto overlap = [](const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+            const auto a0 = reinterpret_cast<std::uintptr_t>(a);
+            const auto b0 = reinterpret_cast<std::uintptr_t>(b);
+            return a_bytes > 0 && b_bytes > 0 && a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+        };
+        bool found = false;
+        auto check = [&](const auto& array) {
+            const std::size_t bytes = array.size() * sizeof(array[0]);
+            found = found ||
+                    overlap(in.initial_states.data(), in.initial_states.size_bytes(), array.data(),
+                            bytes) ||
+                    overlap(in.parameters.data(), in.parameters.size_bytes(), array.data(), bytes);
+        };
+        r.for_each_array(check);
+        check(r.initial_states);  // inputs a previous solve kept
+        check(r.parameters);
+        return found;
+    }
+
     static void check_size(const char* what, std::size_t got, int per_trajectory, std::size_t n) {
         const std::size_t expected = static_cast<std::size_t>(per_trajectory) * n;
         if (got != expected)
@@ -259,6 +291,9 @@ private:
                                         " bytes of host memory, more than can be allocated now");
         }
         describe_result(r, n, plan);
+        r.initial_states.clear();  // another solve's, until keep_inputs is called again
+        r.parameters.clear();
+        r.parameter_names.clear();
         r.backend.clear();
         r.kernel.reset();
         return allocated;

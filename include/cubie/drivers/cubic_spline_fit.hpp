@@ -161,15 +161,35 @@ public:
             coefficients_[4 * k + 2] = static_cast<T>((3 * m - 2 * s[k] - s[k + 1]) / dx);
             coefficients_[4 * k + 3] = static_cast<T>((s[k] + s[k + 1] - 2 * m) / (dx * dx));
         }
+        check_working_precision();
     }
 
-    cubic_spline_view<T> view() const {
+    /// Points into this spline's arrays: none of a temporary, which would dangle.
+    cubic_spline_view<T> view() const& {
         return {knots_.data(), coefficients_.data(), static_cast<int>(knots_.size()) - 1, wrap_};
     }
+    cubic_spline_view<T> view() const&& = delete;
     const std::vector<T>& knots() const { return knots_; }
     const std::vector<T>& coefficients() const { return coefficients_; }
 
 private:
+    /// Valid in double is not enough: the solve evaluates the spline in T, where knots may
+    /// collapse and samples or coefficients may overflow.
+    void check_working_precision() const {
+        for (std::size_t k = 1; k < knots_.size(); ++k)
+            if (!(knots_[k] > knots_[k - 1]))
+                throw std::invalid_argument(
+                    "cubic spline: knots " + std::to_string(k - 1) + " and " + std::to_string(k) +
+                    " are equal in the working precision; space them further apart or solve "
+                    "in double");
+        for (std::size_t i = 0; i < coefficients_.size(); ++i)
+            if (!std::isfinite(coefficients_[i]))
+                throw std::invalid_argument(
+                    "cubic spline: interval " + std::to_string(i / 4) +
+                    " overflows the working precision (samples or slopes beyond its range); "
+                    "rescale the driver or solve in double");
+    }
+
     std::vector<T> knots_;
     std::vector<T> coefficients_;
     bool wrap_;

@@ -4,7 +4,9 @@
 //
 // The loop keeps f(t, y) between steps: a rejected step never re-evaluates it, and FSAL
 // methods take it from their last stage. Time of fixed step i is t0 + i dt (never an
-// accumulated sum), and the last step lands exactly on t_end.
+// accumulated sum), and the last step, of a length computed in double, ends on t_end.
+// Adaptive steps advance the time since t0, so the state covers t_end - t0 as computed in
+// double, however far from 0 the span lies.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -129,7 +131,9 @@ CUBIE_HD status integrate(const System& sys,
             return recorder.next_time() <=
                    reached + cuda::std::fmin(half_step, (s.t_end - reached) / T(2));
         };
-        auto fixed_step_from = [&](T t, T h) {
+        // A step of h from t; outputs due at `reached` (t + h but for the last step's,
+        // which is t_end) are taken after it.
+        auto fixed_step_from = [&](T t, T h, T reached) {
             if constexpr (!Algorithm::fsal) f(t, y, dydt);
             detail::attempt_step<Algorithm>(f, t, h, y, dydt, y_new, dydt_new, counters, failure);
             if (!detail::all_finite(y_new)) return false;
@@ -137,7 +141,7 @@ CUBIE_HD status integrate(const System& sys,
             if constexpr (Algorithm::fsal) dydt = dydt_new;
             ++counters.accepted;
             if constexpr (Recorder::records)
-                while (output_due(t + h)) recorder.record(f, t + h, y, counters);
+                while (output_due(reached)) recorder.record(f, reached, y, counters);
             return true;
         };
         // Step i of dt without the finiteness check (explicit methods only, see below).
@@ -220,7 +224,8 @@ CUBIE_HD status integrate(const System& sys,
                     y = y_block;
                     if constexpr (Algorithm::fsal) dydt = dydt_block;
                     for (; i <= j; ++i)
-                        if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt)) return failed();
+                        if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt, s.t0 + T(i + 1) * s.dt))
+                            return failed();
                     continue;
                 }
                 counters.accepted += j + 1 - i;
@@ -236,9 +241,8 @@ CUBIE_HD status integrate(const System& sys,
         // Two steps per iteration on the device (above): 10% faster for RK4 on Lorenz at
         // N >= 2^20 (bench/RESULTS.md), at some cost for batches too small to fill the device.
         for (; i + 1 < n; ++i)
-            if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt)) return failed();
-        const T t_last = s.t0 + T(n - 1) * s.dt;
-        if (!fixed_step_from(t_last, s.t_end - t_last)) return failed();
+            if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt, s.t0 + T(i + 1) * s.dt)) return failed();
+        if (!fixed_step_from(s.t0 + T(n - 1) * s.dt, s.last_dt, s.t_end)) return failed();
         return status::success;
     } else {
         bool dydt_current = false;  // f(t, y) already known? (kept across rejections)
@@ -257,20 +261,29 @@ CUBIE_HD status integrate(const System& sys,
         constexpr bool interpolates = Recorder::records && detail::has_dense_output<Algorithm>();
         typename detail::dense_stages_of<Algorithm, state_t<System>, interpolates>::type k{};
         typename Controller::template state<T> controller_state{};
-        T t = s.t0;
+        // The loop runs on the time since t0, which the state advances with exactly: far
+        // from t = 0 the working precision's own times are coarse, and its t_end - t0
+        // would carry the rounding of both ends. The system and the outputs see t0 plus
+        // it; steps are those it can take, (elapsed + dt) - elapsed.
+        const T duration = s.duration;
+        T elapsed = 0;
+        auto time_at = [&](T since_t0) { return since_t0 < duration ? s.t0 + since_t0 : s.t_end; };
+        // When the next output is due, since t0 (t_end's at the duration).
+        [[maybe_unused]] auto output_due_at = [&] { return recorder.next_since_t0(); };
         T dt = cuda::std::fmin(s.dt, s.dt_max);
         bool last_failure_nonfinite = false;
         step_failure last_failure = step_failure::none;  // of an implicit method's step
-        while (t < s.t_end) {
+        while (elapsed < duration) {
             if (counters.accepted + counters.rejected >= s.max_steps)
                 return status::max_steps_exceeded;
             // Land on the next stop, t_end or (without an interpolant) an output time;
             // stretch by up to 1% rather than leave a sliver (Hairer).
-            T t_stop = s.t_end;
+            T stop = duration;
             if constexpr (Recorder::records && !interpolates)
-                t_stop = cuda::std::fmin(t_stop, recorder.next_time());
-            const bool to_stop = t + T(1.01) * dt >= t_stop;
-            const T h = to_stop ? t_stop - t : dt;
+                stop = cuda::std::fmin(stop, output_due_at());
+            const bool to_stop = elapsed + T(1.01) * dt >= stop;
+            const T h = to_stop ? stop - elapsed : (elapsed + dt) - elapsed;
+            const T t = s.t0 + elapsed;
             derivative_at(t);
             T err;
             if constexpr (interpolates)
@@ -283,28 +296,30 @@ CUBIE_HD status integrate(const System& sys,
             const step_decision<T> decision =
                 Controller::decide(s.controller, controller_state, h,
                                    finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
-            last_failure_nonfinite = !finite;
+            // An error norm that overflows from a finite state (a tolerance far below the
+            // state's size) is a step too long, not a non-finite state.
+            last_failure_nonfinite = !detail::all_finite(y_new);
             T dt_next = decision.factor * h;
             if (decision.accept) {
-                const T t_new = to_stop ? t_stop : t + h;
+                const T elapsed_new = to_stop ? stop : elapsed + h;
                 if constexpr (interpolates) {
-                    if (recorder.next_time() < t_new) {
+                    if (output_due_at() < elapsed_new) {
                         Algorithm::prepare_dense_output(f, t, h, y, k);
                         step_counters reached = counters;  // this step counts towards them
                         ++reached.accepted;
-                        while (recorder.next_time() < t_new) {
-                            const T t_out = recorder.next_time();
+                        while (output_due_at() < elapsed_new) {
                             state_t<System> y_out{};
-                            Algorithm::interpolate(h, y, k, (t_out - t) / h, y_out);
-                            recorder.record(f, t_out, y_out, reached);
+                            Algorithm::interpolate(h, y, k, (output_due_at() - elapsed) / h, y_out);
+                            recorder.record(f, recorder.next_time(), y_out, reached);
                         }
                     }
                 }
                 advance();
-                t = t_new;
+                elapsed = elapsed_new;
                 if constexpr (Recorder::records)
-                    while (recorder.next_time() <= t) recorder.record(f, t, y, counters);
-                if (t >= s.t_end) break;
+                    while (output_due_at() <= elapsed)
+                        recorder.record(f, time_at(elapsed), y, counters);
+                if (elapsed >= duration) break;
                 // A step shortened to reach an output time says nothing against the step
                 // the controller had proposed.
                 if (to_stop) dt_next = cuda::std::fmax(dt_next, dt);
@@ -312,7 +327,7 @@ CUBIE_HD status integrate(const System& sys,
                 ++counters.rejected;
             }
             dt = cuda::std::fmin(dt_next, s.dt_max);
-            if (dt < s.dt_min || t + dt == t) {
+            if (dt < s.dt_min || elapsed + dt == elapsed) {
                 if (last_failure != step_failure::none) return status_of(last_failure);
                 return last_failure_nonfinite ? status::nonfinite_state
                                               : status::step_size_underflow;

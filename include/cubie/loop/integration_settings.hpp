@@ -7,6 +7,7 @@
 
 #include "cubie/controllers/controller.hpp"
 #include "cubie/controllers/error_norm.hpp"
+#include "cubie/core/config.hpp"
 #include "cubie/loop/right_hand_side.hpp"
 #include "cubie/systems/ode_system.hpp"
 
@@ -29,11 +30,25 @@ struct integration_settings {
     using controller_parameters = typename controller_parameters_of<Controller, value_type>::type;
 
     value_type t0, t_end, dt, dt_min, dt_max;
+    value_type duration;  ///< t_end - t0, computed in double and rounded once
     std::uint32_t max_steps;
     std::uint32_t fixed_steps;  ///< fixed step only: number of steps, the last shortened
+    value_type last_dt;         ///< fixed step only: the last step's length
     tolerances<value_type, System::n_states> tol;
     controller_parameters controller;
     driver_splines_t<System> drivers;  ///< set by the backend: memory it can read
+
+    /// The same settings over [from, to], for a loop that integrates in pieces (adaptive
+    /// controllers only: a fixed step's count is validated on the host). The span is
+    /// taken in double, as make_integration_settings takes it.
+    CUBIE_HD integration_settings over(double from, double to) const
+        requires(Controller::adaptive) {
+        integration_settings piece = *this;
+        piece.t0 = value_type(from);
+        piece.t_end = value_type(to);
+        piece.duration = value_type(to - from);
+        return piece;
+    }
 };
 
 }  // namespace cubie

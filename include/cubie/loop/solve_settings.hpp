@@ -52,14 +52,49 @@ struct solve_settings {
 
 namespace detail {
 
-/// Number of fixed steps covering [t0, t_end]: duration/dt when that is an integer up to
-/// rounding, else one more (shortened) step.
-inline std::uint64_t fixed_step_count(double duration, double dt) {
-    const double ratio = duration / dt;
+/// Number of fixed steps covering a span of `duration`: duration/dt when that is a whole
+/// number up to rounding, else one more (shortened) step; at least one for a non-empty
+/// span. Refused, before any conversion to an integer, past `limit` steps.
+inline std::uint64_t fixed_step_count(double duration, double dt, std::uint64_t limit) {
+    if (duration == 0) return 0;
+    const double ratio = duration / dt;  // +inf for a dt in the denormal range
+    if (!std::isfinite(ratio))
+        invalid_setting("dt", dt,
+                        "is too small: t_end - t0 = " + format_value(duration) +
+                            " would take more fixed steps than a 64-bit count holds");
     const double nearest = std::round(ratio);
-    if (std::abs(ratio - nearest) <= 1e-9 * std::max(1.0, ratio))
-        return static_cast<std::uint64_t>(nearest);
-    return static_cast<std::uint64_t>(std::ceil(ratio));
+    double steps =
+        std::abs(ratio - nearest) <= 1e-9 * std::max(1.0, ratio) ? nearest : std::ceil(ratio);
+    steps = std::max(steps, 1.0);  // a dt longer than the span: one shortened step
+    if (steps > double(limit))
+        invalid_setting(
+            "max_steps", double(limit),
+            "is below the " + format_count(steps) + " fixed steps that dt and the interval need");
+    return static_cast<std::uint64_t>(steps);
+}
+
+/// The distance from the largest |t| of [t0, t_end] to the next value of T: how finely
+/// the working precision tells times apart there.
+template <class T>
+double time_spacing(double t0, double t_end) {
+    const T far = static_cast<T>(std::max(std::abs(t0), std::abs(t_end)));
+    return double(std::nextafter(far, std::numeric_limits<T>::infinity())) - double(far);
+}
+
+/// Points `interval` apart (fixed steps, saves, summary samples) must be told apart in the
+/// working precision over the whole span: at least 8 of its spacings apart, so that each
+/// point's time is within 1/16 of an interval. Refused otherwise (float from t0 = 1e6
+/// cannot hold times 0.01 apart).
+template <class T>
+void check_time_resolution(const std::string& name, double interval, double t0, double t_end) {
+    const double spacing = time_spacing<T>(t0, t_end);
+    if (interval < 8 * spacing)
+        invalid_setting(name, interval,
+                        "is below 8 times the spacing of the working precision's times near t = " +
+                            format_value(std::max(std::abs(t0), std::abs(t_end))) + " (" +
+                            format_value(spacing) +
+                            "): its points cannot be told apart; solve in double or move t0 "
+                            "nearer 0");
 }
 
 template <class T>
@@ -96,6 +131,11 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
     detail::check_representable<T>("t0", s.t0);
     detail::check_representable<T>("t_end", s.t_end);
     detail::check_representable<T>("dt", s.dt);
+    if (!std::isfinite(s.t_end - s.t0) ||
+        !std::isfinite(static_cast<T>(s.t_end) - static_cast<T>(s.t0)))
+        invalid_setting("t_end", s.t_end,
+                        "is too far from t0 = " + format_value(s.t0) +
+                            ": t_end - t0 overflows the working precision");
     if (s.max_steps == 0 || s.max_steps > std::numeric_limits<std::uint32_t>::max())
         invalid_setting("max_steps", static_cast<double>(s.max_steps), "must lie in [1, 2^32 - 1]");
     if (s.t_end > s.t0 && static_cast<T>(s.t_end) == static_cast<T>(s.t0))
@@ -106,6 +146,11 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
     out.t0 = T(s.t0);
     out.t_end = T(s.t_end);
     out.dt = T(s.dt);
+    out.duration = T(s.t_end - s.t0);
+    if (s.t_end > s.t0 && out.duration == 0)
+        invalid_setting("t_end", s.t_end,
+                        "is so close to t0 = " + format_value(s.t0) +
+                            " that t_end - t0 underflows the working precision");
     out.max_steps = static_cast<std::uint32_t>(s.max_steps);
     s.controller.validate();
 
@@ -136,6 +181,15 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
                 invalid_setting("atol" + idx, atol[i], "and rtol are both zero");
             detail::check_representable<T>("atol" + idx, atol[i]);
             detail::check_representable<T>("rtol" + idx, rtol[i]);
+            // A relative error below the precision's own rounding cannot be reached: the
+            // step size would shrink to underflow and report the wrong cause.
+            constexpr double epsilon = std::numeric_limits<T>::epsilon();
+            if (rtol[i] > 0 && rtol[i] < epsilon)
+                invalid_setting("rtol" + idx, rtol[i],
+                                "is below the working precision's epsilon " +
+                                    format_value(epsilon) +
+                                    ": no step can meet it; use 0 (absolute tolerance only) or "
+                                    "at least epsilon");
             out.tol.atol[i] = T(atol[i]);
             out.tol.rtol[i] = T(rtol[i]);
         }
@@ -143,12 +197,13 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
         out.dt_max = std::isfinite(s.dt_max) ? T(s.dt_max) : std::numeric_limits<T>::max();
         out.controller = s.controller.template make_parameters<T>(Algorithm::error_estimate_order);
     } else {
-        const std::uint64_t steps = detail::fixed_step_count(s.t_end - s.t0, s.dt);
-        if (steps > s.max_steps)
-            invalid_setting("max_steps", static_cast<double>(s.max_steps),
-                            "is below the " + std::to_string(steps) +
-                                " fixed steps that dt and the interval need");
+        const double duration = s.t_end - s.t0;
+        const std::uint64_t steps = detail::fixed_step_count(duration, s.dt, s.max_steps);
+        if (steps > 0) detail::check_time_resolution<T>("dt", s.dt, s.t0, s.t_end);
         out.fixed_steps = static_cast<std::uint32_t>(steps);
+        // The last step's length from the settings in double: t_end less the working
+        // precision's t0 + (n - 1) dt would carry that sum's rounding into the state.
+        out.last_dt = steps > 0 ? T(duration - double(steps - 1) * s.dt) : T(0);
     }
     return out;
 }

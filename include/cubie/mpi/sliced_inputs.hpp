@@ -2,7 +2,7 @@
 // One rank's share of a batch's inputs: columns [first, first + count) of every
 // [variable][trajectory] row, copied into arrays of their own, because batch_inputs views
 // contiguous [variable][n] arrays and a slice of one is count values every n. The drivers'
-// splines are shared by every trajectory and stay viewed.
+// splines are shared by every trajectory and copied whole, as batch_inputs owns them.
 //
 //   const auto part = cubie::mpi::slice_inputs(inputs, slice, System::n_states,
 //                                              System::n_parameters);
@@ -26,7 +26,7 @@ struct sliced_inputs {
     std::size_t n_trajectories = 0;
     std::vector<T> initial_states;  ///< [state][trajectory of the slice]
     std::vector<T> parameters;      ///< [parameter][trajectory of the slice]
-    std::span<const cubic_spline<T>> drivers;
+    std::vector<cubic_spline<T>> drivers;
 
     batch_inputs<T> inputs() const { return {n_trajectories, initial_states, parameters, drivers}; }
 };

@@ -86,11 +86,16 @@ public:
 
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
                              std::size_t trajectory)
-        : targets_(targets), trajectory_(trajectory), next_time_(time_due()) {}
+        : targets_(targets),
+          trajectory_(trajectory),
+          next_time_(time_due()),
+          next_since_t0_(since_t0_due()) {}
 
     /// The next time an output is due; +infinity when none is. Kept rather than computed
     /// from the grids: the loop asks after every step.
     CUBIE_HD T next_time() const { return next_time_; }
+    /// The same time since t0, not rounded through t0 (time_grid::since_t0_or_never).
+    CUBIE_HD T next_since_t0() const { return next_since_t0_; }
 
     /// Takes the outputs due at next_time(); y is the state there (t is its time, equal to
     /// next_time() up to the rounding of fixed steps).
@@ -110,6 +115,7 @@ public:
             }
         }
         next_time_ = time_due();
+        next_since_t0_ = since_t0_due();
     }
 
 private:
@@ -118,6 +124,13 @@ private:
         if constexpr (layout::saves) next = targets_.saves.time_or_never(next_save_);
         if constexpr (layout::summarises)
             next = cuda::std::fmin(next, targets_.samples.time_or_never(next_sample_));
+        return next;
+    }
+    CUBIE_HD T since_t0_due() const {
+        T next = cuda::std::numeric_limits<T>::infinity();
+        if constexpr (layout::saves) next = targets_.saves.since_t0_or_never(next_save_);
+        if constexpr (layout::summarises)
+            next = cuda::std::fmin(next, targets_.samples.since_t0_or_never(next_sample_));
         return next;
     }
 
@@ -170,6 +183,7 @@ private:
     std::uint32_t next_save_ = 0;
     std::uint32_t next_sample_ = 0;
     T next_time_;
+    T next_since_t0_;
     step_counters at_last_save_{};
     [[no_unique_address]] windows_type windows_{};
 };
@@ -181,6 +195,7 @@ struct no_recorder {
     CUBIE_HD typename System::value_type next_time() const {
         return cuda::std::numeric_limits<typename System::value_type>::infinity();
     }
+    CUBIE_HD typename System::value_type next_since_t0() const { return next_time(); }
     CUBIE_HD void record(const right_hand_side<System>&, typename System::value_type,
                          const state_t<System>&, const step_counters&) {}
 };

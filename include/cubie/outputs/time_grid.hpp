@@ -1,8 +1,8 @@
 #pragma once
 // The times outputs are taken at: t0 + k every for k = first_k .. last_k, plus t_end on
-// request. Times are computed from k, never accumulated, so float rounding can neither
-// drop nor duplicate a point. Saved series and summary samples each have one grid, the
-// same for every trajectory.
+// request; and the same times since t0. Times are computed from k, never accumulated, so float
+// rounding can neither drop nor duplicate a point. Saved series and summary samples each have one
+// grid, the same for every trajectory.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -22,6 +22,7 @@ struct time_grid {
     T t0 = 0;
     T t_end = 0;
     T every = 0;
+    T span = 0;                 ///< t_end - t0, computed in double and rounded once
     std::uint32_t first_k = 1;  ///< 0 when t0 itself is a point
     std::uint32_t last_k = 0;   ///< largest k with t0 + k every <= t_end
     bool final_point = false;   ///< t_end after the regular points
@@ -39,6 +40,14 @@ struct time_grid {
     CUBIE_HD T time_or_never(std::uint32_t index) const {
         return index < count() ? time(index) : cuda::std::numeric_limits<T>::infinity();
     }
+    /// Time of point `index` since t0, or +infinity past the last one: k every, or the
+    /// span for t_end, never rounded through t0 (the adaptive loop runs on the time since
+    /// t0, and far from t = 0 time(index) - t0 could be off by half a spacing of t).
+    CUBIE_HD T since_t0_or_never(std::uint32_t index) const {
+        if (index >= count()) return cuda::std::numeric_limits<T>::infinity();
+        const std::uint32_t k = first_k + index;
+        return k <= last_k ? cuda::std::fmin(T(k) * every, span) : span;
+    }
 };
 
 /// The largest whole k with k * every <= duration, forgiving the rounding of the ratio
@@ -47,8 +56,9 @@ inline std::uint32_t whole_intervals(double duration, double every, const char* 
     const double ratio = duration / every;
     double last = std::floor(ratio);
     if (ratio - last > 1 - 1e-9) last += 1;
-    if (last > std::numeric_limits<std::uint32_t>::max() - 2)
-        invalid_setting(setting, every, "gives more than 2^32 points");
+    if (!(last <= std::numeric_limits<std::uint32_t>::max() - 2))
+        invalid_setting(setting, every,
+                        "gives " + format_count(last) + " points, more than the limit of 2^32 - 3");
     return static_cast<std::uint32_t>(last);
 }
 
@@ -71,6 +81,7 @@ time_grid<T> make_save_grid(double t0, double t_end, double save_every, bool sav
     g.t0 = T(t0);
     g.t_end = T(t_end);
     g.every = T(save_every);
+    g.span = T(t_end - t0);
     g.first_k = save_initial ? 0 : 1;
     g.last_k = whole_intervals(t_end - t0, save_every, "save_every");
     const double last_time = t0 + g.last_k * save_every;
