@@ -2,8 +2,8 @@
 libraries, the platform (glibc, POSIX, GNU mode), CUDA and CCCL define, other than the
 names a program may not declare anyway (those with a leading underscore or a double
 underscore). A member or namespace with such a name would be rewritten by the
-preprocessor. tests/test_names.py checks that the compiler at hand defines no macro
-missing here; the list was made the same way:
+preprocessor. tests/test_names.py checks that g++ at hand defines no macro missing
+here; the list was made the same way:
 
     g++ -std=c++20 -dM -E  (and -std=gnu++20) of <bits/stdc++.h>, <unistd.h>, <signal.h>,
         <math.h>, <complex.h> and the headers a generated header includes
