@@ -13,6 +13,7 @@ message is one line.
 
 import argparse
 import errno
+import gc
 import os
 import sys
 
@@ -88,6 +89,17 @@ def main(argv=None) -> int:
     # SymPy's caches hold 1,000 results unless told otherwise: too few for systems of
     # thousands of expressions, whose sort keys it would compute again and again.
     os.environ.setdefault("SYMPY_CACHE_SIZE", "100000")
+    # SymPy allocates millions of small objects that live until the header is written:
+    # collecting the youngest generation less often saves a tenth of the time.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50_000, *thresholds[1:])
+    try:
+        return _generate(args, overrides)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _generate(args, overrides) -> int:
     # Imported here so that --help and usage errors do not wait for SymPy.
     from cubie_codegen.cxx import GenerationError
     from cubie_codegen.definition import load
