@@ -22,11 +22,12 @@ def _negated(terms):
 
 
 def _even_base(e) -> bool:
-    """An even power of a sum of symbols whose negation sorts first ((b - a)**2, not
-    (a - b)**2). Numbers are left alone: they gain nothing, and SymPy (1.14) recurses
-    without end on the absolute value of some negated numeric sums it then forms."""
+    """An even power of a sum whose negation sorts first ((b - a)**2, not (a - b)**2).
+    Sums of known sign (numbers, t**2 + 2) are left alone: a difference of either
+    order is never one, and SymPy (1.14) recurses without end on the absolute value of
+    a negated sum of known sign, which a power of the power would form."""
     return e.is_Pow and e.exp.is_Integer and e.exp.is_even and e.base.is_Add and \
-        not e.base.is_number and \
+        e.base.is_extended_positive is None and e.base.is_extended_negative is None and \
         sympy.default_sort_key(_negated(e.base)) < sympy.default_sort_key(e.base)
 
 

@@ -351,3 +351,11 @@ def test_max_of_a_numeric_half_integer_power(write, tmp_path):
                      'dx = "max(x, (1 + acos(0.5*tanh(1.25))**2)**(-3/2)) + min(x, 2**1.5)"\n',
                      tmp_path)
     assert "fmax(" in text and "fmin(" in text
+
+
+def test_a_power_of_a_sum_of_known_sign(write, tmp_path):
+    # cos(atan2(v, 2 + t**2)) holds (t**2 + 2)**-2 under a square root: rewritten as
+    # (-t**2 - 2)**-2, SymPy recursed without end on the absolute value it then formed.
+    path = write('[states]\nv = 0.25\n[equations]\ndv = "log(2 + cos(atan2(v, 2 + t**2)))"\n')
+    code, _, err = run_tool(path, "-o", str(tmp_path / "model.hpp"))
+    assert code == 0, err[-2000:]
