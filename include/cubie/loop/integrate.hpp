@@ -271,7 +271,6 @@ CUBIE_HD status integrate(const System& sys,
         // When the next output is due, since t0 (t_end's at the duration).
         [[maybe_unused]] auto output_due_at = [&] { return recorder.next_since_t0(); };
         T dt = cuda::std::fmin(s.dt, s.dt_max);
-        bool last_failure_nonfinite = false;
         step_failure last_failure = step_failure::none;  // of an implicit method's step
         while (elapsed < duration) {
             if (counters.accepted + counters.rejected >= s.max_steps)
@@ -296,9 +295,6 @@ CUBIE_HD status integrate(const System& sys,
             const step_decision<T> decision =
                 Controller::decide(s.controller, controller_state, h,
                                    finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
-            // An error norm that overflows from a finite state (a tolerance far below the
-            // state's size) is a step too long, not a non-finite state.
-            last_failure_nonfinite = !detail::all_finite(y_new);
             T dt_next = decision.factor * h;
             if (decision.accept) {
                 const T elapsed_new = to_stop ? stop : elapsed + h;
@@ -329,8 +325,10 @@ CUBIE_HD status integrate(const System& sys,
             dt = cuda::std::fmin(dt_next, s.dt_max);
             if (dt < s.dt_min || elapsed + dt == elapsed) {
                 if (last_failure != step_failure::none) return status_of(last_failure);
-                return last_failure_nonfinite ? status::nonfinite_state
-                                              : status::step_size_underflow;
+                // The last attempt's state says why: an error norm that overflows from a
+                // finite state (a tolerance far below its size) asked for too short a step.
+                return detail::all_finite(y_new) ? status::step_size_underflow
+                                                 : status::nonfinite_state;
             }
         }
         return status::success;
