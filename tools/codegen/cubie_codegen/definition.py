@@ -211,7 +211,7 @@ class _Reader:
             expr, values = sympy.Integer(value), {}
         else:
             expr = expressions.parse(value, where, self.scope(), what=what)
-            values = self.constant_values()
+            values = self.scope().constant_values()
             if not expr.free_symbols <= set(values):
                 self.fail(where, f"{what} must not depend on states, parameters, drivers "
                                  "or t")
@@ -219,10 +219,6 @@ class _Reader:
         if problem:
             self.fail(where, f"{what} {problem}")
         return expr.xreplace(values)
-
-    def constant_values(self):
-        return {q.symbols[0]: q.value for q in self.quantities.values()
-                if q.kind == "constant"}
 
     def description(self, table, where, name) -> str:
         """The description of a table entry, on one line (it goes into a comment that
@@ -315,7 +311,7 @@ class _Reader:
                         if q.kind == "dimension"},
             constants=constants, states=states, parameters=parameters, drivers=drivers,
             observables=observables, rhs=rhs, time=self.time, emit_jacobian=emit_jacobian,
-            constant_symbols=self.constant_values())
+            constant_symbols=self.scope().constant_values())
 
     def read_dimensions(self, table):
         for key in self.overrides:
