@@ -153,7 +153,7 @@ def _break(draw, text, mistake):
     if mistake == "deep":
         return in_equation("**".join(["1.01"] * 150) + " + ")
     if mistake == "range":
-        return in_equation("sum(j for j in range(10**9)) + ")
+        return in_equation("sum(j for j in range(1000000000)) + ")
     if mistake == "undefined":
         return in_equation("nowhere + ")
     return text.replace("[constants]", "[dimensions]\nN = 100000\n[constants]")
@@ -169,7 +169,7 @@ def reference(equations, values):
     functions = {"min": sympy.Min, "max": sympy.Max, "abs": sympy.Abs, "pow": sympy.Pow}
     names = {symbol.name: symbol for symbol in values}
     result = []
-    for state, text in equations.items():
+    for text in equations.values():
         expr = sympy.sympify(text, locals={**functions, **names})
         result.append(float(expr.subs(values).evalf(30)))
     return result
