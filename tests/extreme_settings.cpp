@@ -312,10 +312,12 @@ TEST_CASE("a relative tolerance below the precision's epsilon is refused") {
     s.rtol = {1e-300}, s.atol = {0};
     CHECK_INVALID((solve_decay<double, tsit5>(s)),
                   "setting rtol[0] = 1e-300 is invalid: is below the working precision's epsilon");
-    s.rtol = {1e-10}, s.atol = {1e-12};
+    s.rtol = {1e-10}, s.atol = {0};
     CHECK_INVALID((solve_decay<float, tsit5>(s)), "setting rtol[0] = 1e-10 is invalid");
-    s.rtol = {1e-10};
     CHECK((solve_decay<double, tsit5>(s)).failures() == 0);
+    // An absolute tolerance makes such a relative one harmless.
+    s.atol = {1e-6};
+    CHECK((solve_decay<float, tsit5>(s)).failures() == 0);
 }
 
 TEST_CASE("an unreachable absolute tolerance ends in step-size underflow, not a non-finite state") {
@@ -340,3 +342,98 @@ TEST_CASE("float splines: knots that collapse or samples beyond the range are re
                          std::invalid_argument);
     CHECK_NOTHROW(cubic_spline<double>(t, huge));
 }
+
+TEST_CASE("float: knots the precision rounds apart give a spline whose pieces still meet") {
+    // 1e6 + 0.1 k rounds to multiples of 1/16: fitted on the given knots, each piece would
+    // end off its neighbour's start.
+    const std::vector<double> t = {1e6, 1e6 + 0.1, 1e6 + 0.2, 1e6 + 0.3, 1e6 + 0.4};
+    const std::vector<double> y = {0, 1, 0, 1, 0};
+    const cubic_spline<float> spline(t, y);
+    const std::vector<float>& knots = spline.knots();
+    const std::vector<float>& c = spline.coefficients();  // a + b x + c x^2 + d x^3 a piece
+    for (std::size_t k = 1; k < t.size(); ++k) {
+        CAPTURE(k);
+        const double dx = double(knots[k]) - double(knots[k - 1]);
+        const std::size_t p = 4 * (k - 1);
+        const double end = c[p] + dx * (c[p + 1] + dx * (c[p + 2] + dx * double(c[p + 3])));
+        CHECK(std::abs(end - y[k]) <= 1e-4);
+    }
+}
+
+TEST_CASE("a component that is exactly 0 under atol = 0 carries no error") {
+    auto s = adaptive(0, 1, 1e-6);
+    s.atol = {0};
+    const std::vector<double> y0 = {0, 1}, k = {0.5, 0.5};
+    const auto r =
+        solver<decay<double>, tsit5, pi_controller>{}.solve({2, y0, k}, s, test_backend{});
+    CHECK(r.statuses[0] == status::success);
+    CHECK(r.final_state(0, 0) == 0);
+    CHECK(r.statuses[1] == status::success);
+    CHECK(r.final_state(0, 1) == doctest::Approx(std::exp(-0.5)).epsilon(1e-5));
+}
+
+TEST_CASE("more refusals at the edges: step limits, spans, output points, whole numbers") {
+    auto s = adaptive(0, 1, 1e-6);
+    s.dt_max = 1e-46;
+    CHECK_INVALID((solve_decay<float, tsit5>(s)), "setting dt_max = 1e-46 is invalid");
+    // Float cannot tell 1e7 and 1e7 + 1 apart by more than one spacing.
+    CHECK_INVALID((solve_decay<float, tsit5>(adaptive(1e7, 1e7 + 1, 1e-5))),
+                  "setting t_end - t0 = 1 is invalid: is below 8 times the spacing");
+    // Four billion interpolated samples would run for minutes a trajectory.
+    s = adaptive(0, 4, 1e-6);
+    s.summarise_every = 1, s.sample_summaries_every = 1e-9;
+    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
+                  "output points per trajectory, more than max_steps = 1000000");
+    s.max_steps = 5'000'000'000;
+    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
+                  "setting max_steps = 5e+09 is invalid");
+    s = adaptive(0, 1, 1e-6);
+    s.summarise_every = 1, s.sample_summaries_every = 1e-320;
+    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
+                  "setting sample_summaries_every = 1e-320 is invalid: is below 8 times");
+    // 1e9 + 0.4 steps of 1 are 1e9 + 1 steps, the last one of 0.4, not 1e9 of them.
+    auto f = fixed(0, 1e9 + 0.4, 1);
+    f.max_steps = 1'000'000'000;
+    CHECK_INVALID((solve_decay<double, classical_rk4>(f)), "is below the 1000000001 fixed steps");
+}
+
+TEST_CASE("t_end is saved where it falls between grid points, however far from 0") {
+    auto s = adaptive(1e9, 1e9 + 1.5, 1e-8);
+    s.save_every = 1, s.save_final = true;
+    const auto r = solve_decay<double, tsit5, pi_controller, save_state>(s);
+    REQUIRE(r.n_saves() == 2);
+    CHECK(r.save_times[0] == 1e9 + 1);
+    CHECK(r.save_times[1] == 1e9 + 1.5);
+    CHECK(r.saved_value(1, 0, 0) == doctest::Approx(std::exp(-0.75)).epsilon(1e-6));
+}
+
+TEST_CASE("settings edited by hand, or re-spanned with over(), integrate their own span") {
+    auto user = adaptive(0, 4, 1e-8);
+    const auto settings = make_integration_settings<tsit5, pi_controller, decay<double>>(user);
+    const decay<double> system{};
+    const parameters_t<decay<double>> k{0.5};
+    state_t<decay<double>> by_hand{1}, by_over{1};
+    for (int piece = 0; piece < 4; ++piece) {
+        auto edited = settings;
+        edited.t0 = piece, edited.t_end = piece + 1;
+        step_counters a{}, b{};
+        CHECK(integrate<tsit5, pi_controller>(system, edited, by_hand, k, a) == status::success);
+        CHECK(integrate<tsit5, pi_controller>(system, settings.over(piece, piece + 1), by_over, k,
+                                              b) == status::success);
+    }
+    CHECK(by_hand[0] == doctest::Approx(std::exp(-2.0)).epsilon(1e-7));
+    CHECK(by_over[0] == doctest::Approx(std::exp(-2.0)).epsilon(1e-7));
+}
+
+#if defined(__CUDACC__)
+TEST_CASE("cuda: inputs in the device_result solved into are refused") {
+    solver<decay<double>, tsit5, pi_controller> solve_on;
+    const std::vector<double> y0 = {1, 2}, k = {0.5, 1};
+    auto on_device = solve_on.solve_on_device({2, y0, k}, adaptive(0, 1, 1e-8));
+    const std::span<const double> finals(on_device.final_states.data(), 2);
+    const auto rates = device_buffer<double>::copy_of(k);
+    CHECK_INVALID(solve_on.solve_on_device({2, finals, std::span<const double>(rates.data(), 2)},
+                                           adaptive(1, 2, 1e-8), on_device),
+                  "inputs lie in the device_result solved into");
+}
+#endif

@@ -185,7 +185,8 @@ TEST_CASE("a solve that records nothing compiles no recorder and allocates nothi
 
 TEST_CASE("outputs that cannot fit in host memory are refused before any work") {
     solve_settings<pi_controller> s = lorenz_settings();
-    s.save_every = 1e-7;  // 10^7 saves x 3 states
+    s.save_every = 1e-7;        // 10^7 saves x 3 states
+    s.max_steps = 100'000'000;  // so that the saves are allowed as many output points
     const std::vector<double> y0(3 * 100000, 1.0), rho(100000, 28.0);
     CHECK_THROWS_WITH_AS(lorenz_saver{}.solve({100000, y0, rho}, s, test_backend{}),
                          doctest::Contains("MiB of host memory, more than the"),

@@ -61,6 +61,18 @@ inline void check_rows(const char* setting, double value, double rows) {
                             " output rows per trajectory, more than the limit of 2^31 - 1");
 }
 
+/// Every output point costs work as a step does (an adaptive method interpolates one, a
+/// summary sample updates every metric), so a trajectory takes at most max_steps of each
+/// kind: an extremely fine interval is refused rather than left to run for hours.
+inline void check_points(const char* setting, double value, double points,
+                         std::uint64_t max_steps) {
+    if (points > double(max_steps))
+        invalid_setting(setting, value,
+                        "gives " + format_count(points) +
+                            " output points per trajectory, more than max_steps = " +
+                            std::to_string(max_steps) + ": record less often, or raise max_steps");
+}
+
 }  // namespace detail
 
 /// Validates the output settings against the output policies and plans them. Throws
@@ -122,6 +134,8 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
             double(targets.saves.count()) *
             double(std::max<std::size_t>(plan.saved_variables.size(), plan.counter_names.size()));
         detail::check_rows("save_every", s.save_every, rows);
+        detail::check_points("save_every", s.save_every, double(targets.saves.count()),
+                             s.max_steps);
         for (std::uint32_t k = 0; k < targets.saves.count(); ++k)
             plan.save_times.push_back(targets.saves.time(k));
     }
@@ -134,11 +148,11 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
         if (!(sample > 0) || !std::isfinite(sample))
             invalid_setting("sample_summaries_every", sample,
                             "must be positive and finite when summaries are kept");
+        detail::check_time_resolution<T>("sample_summaries_every", sample, s.t0, s.t_end);
         if (!is_whole_multiple(window, sample))
             invalid_setting("summarise_every", window,
                             "is not a whole number of samples of sample_summaries_every = " +
                                 format_value(sample));
-        detail::check_time_resolution<T>("sample_summaries_every", sample, s.t0, s.t_end);
         whole_steps("sample_summaries_every", sample);
         const std::uint32_t windows = whole_intervals(s.t_end - s.t0, window, "summarise_every");
         if (windows == 0)
@@ -155,6 +169,7 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
                 "gives " + format_count(samples) + " samples, more than the limit of 2^32 - 3");
         detail::check_rows("summarise_every", window,
                            double(windows) * double(layout::windows_type::rows));
+        detail::check_points("sample_summaries_every", sample, samples + 1, s.max_steps);
         targets.samples.t0 = T(s.t0);
         targets.samples.t_end = T(s.t_end);
         targets.samples.every = T(sample);

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <new>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -142,6 +143,11 @@ public:
     void solve_on_device(const batch_inputs<value_type>& inputs, const settings_type& settings,
                          device_result<value_type>& result, const backends::cuda& backend = {},
                          const solve_control& control = {}) const {
+        if (reads_device_result(inputs, result))
+            throw std::invalid_argument(
+                "inputs lie in the device_result solved into, whose buffers are resized and "
+                "marked before any input is read: copy them first, or solve into another "
+                "device_result");
         const auto [task, outputs] = prepare(inputs, settings);
         const int device = backend.result_device();
         const std::size_t n = inputs.n_trajectories;
@@ -214,23 +220,39 @@ private:
     /// Whether an input array lies in memory one of r's arrays holds (its outputs, or the
     /// inputs it kept).
     static bool reads_result(const batch_inputs<value_type>& in, batch_result<value_type>& r) {
-        auto overlap = [](const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
-            const auto a0 = reinterpret_cast<std::uintptr_t>(a);
-            const auto b0 = reinterpret_cast<std::uintptr_t>(b);
-            return a_bytes > 0 && b_bytes > 0 && a0 < b0 + b_bytes && b0 < a0 + a_bytes;
-        };
         bool found = false;
         auto check = [&](const auto& array) {
             const std::size_t bytes = array.size() * sizeof(array[0]);
-            found = found ||
-                    overlap(in.initial_states.data(), in.initial_states.size_bytes(), array.data(),
-                            bytes) ||
-                    overlap(in.parameters.data(), in.parameters.size_bytes(), array.data(), bytes);
+            found = found || overlaps(in.initial_states, array.data(), bytes) ||
+                    overlaps(in.parameters, array.data(), bytes);
         };
         r.for_each_array(check);
         check(r.initial_states);  // inputs a previous solve kept
         check(r.parameters);
         return found;
+    }
+
+#if defined(__CUDACC__)
+    /// Whether an input array lies in one of r's device buffers.
+    static bool reads_device_result(const batch_inputs<value_type>& in,
+                                    const device_result<value_type>& r) {
+        bool found = false;
+        auto check = [&](const auto& buffer) {
+            found = found || overlaps(in.initial_states, buffer.data(), buffer.bytes()) ||
+                    overlaps(in.parameters, buffer.data(), buffer.bytes());
+        };
+        check(r.final_states), check(r.statuses), check(r.accepted_steps);
+        check(r.rejected_steps), check(r.newton_iterations), check(r.linear_iterations);
+        check(r.saved), check(r.saved_counters), check(r.summaries);
+        return found;
+    }
+#endif
+
+    /// Whether the input array `in` shares a byte with [data, data + bytes).
+    static bool overlaps(std::span<const value_type> in, const void* data, std::size_t bytes) {
+        const auto a = reinterpret_cast<std::uintptr_t>(in.data());
+        const auto b = reinterpret_cast<std::uintptr_t>(data);
+        return in.size_bytes() > 0 && bytes > 0 && a < b + bytes && b < a + in.size_bytes();
     }
 
     static void check_size(const char* what, std::size_t got, int per_trajectory, std::size_t n) {

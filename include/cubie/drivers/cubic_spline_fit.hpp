@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -145,23 +146,33 @@ inline void check_spline_samples(std::span<const double> t, std::span<const doub
 template <class T>
 class cubic_spline {
 public:
-    cubic_spline(std::span<const double> t, std::span<const double> y,
+    cubic_spline(std::span<const double> given_knots, std::span<const double> y,
                  const spline_options& options = {})
         : wrap_(options.wrap) {
-        detail::check_spline_samples(t, y, options);
+        detail::check_spline_samples(given_knots, y, options);
+        // Fitted on the knots as T holds them, where the solve evaluates the spline: fitted
+        // on the given ones, its pieces would not meet where T rounds the knots apart.
+        for (std::size_t k = 0; k < given_knots.size(); ++k) {
+            knots_.push_back(narrow(given_knots[k], "knot " + std::to_string(k)));
+            if (k > 0 && !(knots_[k] > knots_[k - 1]))
+                throw std::invalid_argument(
+                    "cubic spline: knots " + std::to_string(k - 1) + " and " + std::to_string(k) +
+                    " are equal in the working precision; space them further apart or solve "
+                    "in double");
+        }
+        const std::vector<double> t(knots_.begin(), knots_.end());
         const std::vector<double> s = detail::spline_slopes(t, y, options);
         const std::size_t n = t.size() - 1;
-        for (const double knot : t) knots_.push_back(static_cast<T>(knot));
         coefficients_.resize(4 * n);
         for (std::size_t k = 0; k < n; ++k) {
             const double dx = t[k + 1] - t[k];
             const double m = (y[k + 1] - y[k]) / dx;
-            coefficients_[4 * k + 0] = static_cast<T>(y[k]);
-            coefficients_[4 * k + 1] = static_cast<T>(s[k]);
-            coefficients_[4 * k + 2] = static_cast<T>((3 * m - 2 * s[k] - s[k + 1]) / dx);
-            coefficients_[4 * k + 3] = static_cast<T>((s[k] + s[k + 1] - 2 * m) / (dx * dx));
+            const std::string interval = "interval " + std::to_string(k);
+            coefficients_[4 * k + 0] = narrow(y[k], interval);
+            coefficients_[4 * k + 1] = narrow(s[k], interval);
+            coefficients_[4 * k + 2] = narrow((3 * m - 2 * s[k] - s[k + 1]) / dx, interval);
+            coefficients_[4 * k + 3] = narrow((s[k] + s[k + 1] - 2 * m) / (dx * dx), interval);
         }
-        check_working_precision();
     }
 
     /// Points into this spline's arrays: none of a temporary, which would dangle.
@@ -173,21 +184,15 @@ public:
     const std::vector<T>& coefficients() const { return coefficients_; }
 
 private:
-    /// Valid in double is not enough: the solve evaluates the spline in T, where knots may
-    /// collapse and samples or coefficients may overflow.
-    void check_working_precision() const {
-        for (std::size_t k = 1; k < knots_.size(); ++k)
-            if (!(knots_[k] > knots_[k - 1]))
-                throw std::invalid_argument(
-                    "cubic spline: knots " + std::to_string(k - 1) + " and " + std::to_string(k) +
-                    " are equal in the working precision; space them further apart or solve "
-                    "in double");
-        for (std::size_t i = 0; i < coefficients_.size(); ++i)
-            if (!std::isfinite(coefficients_[i]))
-                throw std::invalid_argument(
-                    "cubic spline: interval " + std::to_string(i / 4) +
-                    " overflows the working precision (samples or slopes beyond its range); "
-                    "rescale the driver or solve in double");
+    /// A value in T, refused where T cannot hold it: valid in double is not enough, the
+    /// solve evaluates the spline in T.
+    static T narrow(double value, const std::string& where) {
+        if (!(std::abs(value) <= double(std::numeric_limits<T>::max())))
+            throw std::invalid_argument("cubic spline: " + where +
+                                        " overflows the working precision (samples or slopes "
+                                        "beyond its range); rescale the driver or solve in "
+                                        "double");
+        return static_cast<T>(value);
     }
 
     std::vector<T> knots_;

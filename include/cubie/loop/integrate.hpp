@@ -265,7 +265,15 @@ CUBIE_HD status integrate(const System& sys,
         // from t = 0 the working precision's own times are coarse, and its t_end - t0
         // would carry the rounding of both ends. The system and the outputs see t0 plus
         // it; steps are those it can take, (elapsed + dt) - elapsed.
-        const T duration = s.duration;
+        // Settings whose ends were edited by hand rather than through over() keep the
+        // difference of those ends; otherwise the span as computed in double.
+        const T ends = s.t_end - s.t0;
+        const T duration =
+            cuda::std::fabs(ends - s.duration) <=
+                    T(4) * cuda::std::numeric_limits<T>::epsilon() *
+                        cuda::std::fmax(cuda::std::fabs(s.t0), cuda::std::fabs(s.t_end))
+                ? s.duration
+                : ends;
         T elapsed = 0;
         auto time_at = [&](T since_t0) { return since_t0 < duration ? s.t0 + since_t0 : s.t_end; };
         // When the next output is due, since t0 (t_end's at the duration).

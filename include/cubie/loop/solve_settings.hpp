@@ -14,6 +14,7 @@
 #include "cubie/controllers/controller.hpp"
 #include "cubie/core/invalid_setting.hpp"
 #include "cubie/loop/integration_settings.hpp"
+#include "cubie/outputs/time_grid.hpp"
 #include "cubie/outputs/variable_selection.hpp"
 #include "cubie/systems/ode_system.hpp"
 
@@ -64,7 +65,7 @@ inline std::uint64_t fixed_step_count(double duration, double dt, std::uint64_t 
                             " would take more fixed steps than a 64-bit count holds");
     const double nearest = std::round(ratio);
     double steps =
-        std::abs(ratio - nearest) <= 1e-9 * std::max(1.0, ratio) ? nearest : std::ceil(ratio);
+        std::abs(ratio - nearest) <= whole_number_tolerance(ratio) ? nearest : std::ceil(ratio);
     steps = std::max(steps, 1.0);  // a dt longer than the span: one shortened step
     if (steps > double(limit))
         invalid_setting(
@@ -99,8 +100,9 @@ void check_time_resolution(const std::string& name, double interval, double t0, 
 
 template <class T>
 void check_representable(const std::string& name, double value) {
-    const double as_t = static_cast<double>(static_cast<T>(value));
-    if (!std::isfinite(as_t) || (value != 0 && as_t == 0))
+    // Compared before the conversion, which is undefined for a value beyond T's range.
+    const bool beyond = std::abs(value) > double(std::numeric_limits<T>::max());
+    if (beyond || (value != 0 && static_cast<T>(value) == 0))
         invalid_setting(name, value, "not representable in the working precision");
 }
 
@@ -147,6 +149,9 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
     out.t_end = T(s.t_end);
     out.dt = T(s.dt);
     out.duration = T(s.t_end - s.t0);
+    // The system sees t0 plus the time since it: the span must hold distinct times.
+    if (s.t_end > s.t0)
+        detail::check_time_resolution<T>("t_end - t0", s.t_end - s.t0, s.t0, s.t_end);
     if (s.t_end > s.t0 && out.duration == 0)
         invalid_setting("t_end", s.t_end,
                         "is so close to t0 = " + format_value(s.t0) +
@@ -181,18 +186,18 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
                 invalid_setting("atol" + idx, atol[i], "and rtol are both zero");
             detail::check_representable<T>("atol" + idx, atol[i]);
             detail::check_representable<T>("rtol" + idx, rtol[i]);
-            // A relative error below the precision's own rounding cannot be reached: the
-            // step size would shrink to underflow and report the wrong cause.
+            // A relative error below the precision's own rounding cannot be reached: with
+            // no absolute tolerance, the step size would shrink to underflow.
             constexpr double epsilon = std::numeric_limits<T>::epsilon();
-            if (rtol[i] > 0 && rtol[i] < epsilon)
+            if (atol[i] == 0 && rtol[i] > 0 && rtol[i] < epsilon)
                 invalid_setting("rtol" + idx, rtol[i],
                                 "is below the working precision's epsilon " +
-                                    format_value(epsilon) +
-                                    ": no step can meet it; use 0 (absolute tolerance only) or "
-                                    "at least epsilon");
+                                    format_value(epsilon) + " and atol is 0: no step can meet it");
             out.tol.atol[i] = T(atol[i]);
             out.tol.rtol[i] = T(rtol[i]);
         }
+        detail::check_representable<T>("dt_min", s.dt_min);
+        if (std::isfinite(s.dt_max)) detail::check_representable<T>("dt_max", s.dt_max);
         out.dt_min = T(s.dt_min);
         out.dt_max = std::isfinite(s.dt_max) ? T(s.dt_max) : std::numeric_limits<T>::max();
         out.controller = s.controller.template make_parameters<T>(Algorithm::error_estimate_order);

@@ -62,10 +62,17 @@ inline std::uint32_t whole_intervals(double duration, double every, const char* 
     return static_cast<std::uint32_t>(last);
 }
 
+/// How far a ratio of settings may lie from a whole number and still count as one: the
+/// rounding of the division, relative 1e-9, but never a hundredth of the unit (at 5e8 units
+/// a relative 1e-9 would take half a unit for rounding).
+inline double whole_number_tolerance(double ratio) {
+    return std::min(1e-9 * std::max(1.0, ratio), 1e-2);
+}
+
 /// True when `interval` is a whole number of `unit`s, up to the rounding of the ratio.
 inline bool is_whole_multiple(double interval, double unit) {
     const double ratio = interval / unit;
-    return std::abs(ratio - std::round(ratio)) <= 1e-9 * std::max(1.0, ratio) &&
+    return std::abs(ratio - std::round(ratio)) <= whole_number_tolerance(ratio) &&
            std::round(ratio) >= 1;
 }
 
@@ -84,9 +91,9 @@ time_grid<T> make_save_grid(double t0, double t_end, double save_every, bool sav
     g.span = T(t_end - t0);
     g.first_k = save_initial ? 0 : 1;
     g.last_k = whole_intervals(t_end - t0, save_every, "save_every");
-    const double last_time = t0 + g.last_k * save_every;
-    g.final_point =
-        save_final && std::abs(t_end - last_time) > 1e-9 * std::max(1.0, std::abs(t_end));
+    // t_end is a point of its own unless the grid's last lands on it, up to the rounding
+    // whole_intervals forgives (measured in intervals, not relative to t_end).
+    g.final_point = save_final && (t_end - t0) / save_every - g.last_k > 1e-9;
     if (g.count() == 0)
         invalid_setting("save_every", save_every,
                         "is longer than the interval and neither save_initial nor save_final is "
