@@ -5,7 +5,6 @@
 // computed with the approximate operations of core/step_size_math.hpp.
 
 #include <cuda/std/cmath>
-#include <cuda/std/limits>
 
 #include "cubie/core/config.hpp"
 #include "cubie/core/step_size_math.hpp"
@@ -25,10 +24,7 @@ CUBIE_HD T error_scale(const tolerances<T, N>& tol, const vector<T, N>& y,
                        const vector<T, N>& y_new, int i) {
     using cuda::std::fabs;
     using cuda::std::fmax;
-    // Never 0: with atol 0, a component that is exactly 0 carries no error (0 / 0 would
-    // make the norm NaN and fail the step).
-    return fmax(tol.atol[i] + tol.rtol[i] * fmax(fabs(y[i]), fabs(y_new[i])),
-                cuda::std::numeric_limits<T>::min());
+    return tol.atol[i] + tol.rtol[i] * fmax(fabs(y[i]), fabs(y_new[i]));
 }
 
 /// Weighted RMS norm of an error vector e (already multiplied by dt).

@@ -193,7 +193,10 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
                 invalid_setting("rtol" + idx, rtol[i],
                                 "is below the working precision's epsilon " +
                                     format_value(epsilon) + " and atol is 0: no step can meet it");
-            out.tol.atol[i] = T(atol[i]);
+            // Never 0 in the loop: with atol 0, a component that is exactly 0 would have an
+            // error scale of 0, and 0 / 0 would fail every step. The smallest normal number
+            // changes no other scale.
+            out.tol.atol[i] = std::max(T(atol[i]), std::numeric_limits<T>::min());
             out.tol.rtol[i] = T(rtol[i]);
         }
         detail::check_representable<T>("dt_min", s.dt_min);
