@@ -44,6 +44,11 @@ batch_result<T> solve_decay(const solve_settings<Controller>& s, std::vector<T> 
                                                                        test_backend{}, control);
 }
 
+/// The same with summaries (the mean) of the decay, in double.
+batch_result<double> summarise_decay(const solve_settings<pi_controller>& s) {
+    return solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s);
+}
+
 solve_settings<fixed_step> fixed(double t0, double t_end, double dt) {
     solve_settings<fixed_step> s;
     s.t0 = t0, s.t_end = t_end, s.dt = dt;
@@ -163,12 +168,11 @@ TEST_CASE("output plans whose counts do not fit are refused, naming the setting"
     auto s = adaptive(0, 5, 1e-6);
     // 2^32 + 4 samples per window would wrap to 4 in 32 bits.
     s.sample_summaries_every = 1e-9, s.summarise_every = 4.2949673;
-    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
+    CHECK_INVALID(summarise_decay(s),
                   "setting sample_summaries_every = 1e-09 is invalid: gives 4294967300 samples");
     s = adaptive(0, 1e4, 1e-6);
     s.summarise_every = 1, s.sample_summaries_every = 1e-6;
-    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
-                  "gives 10000000000 samples, more than the limit of 2^32 - 3");
+    CHECK_INVALID(summarise_decay(s), "gives 10000000000 samples, more than the limit of 2^32 - 3");
     s = adaptive(0, 1.5, 1e-6);
     s.summarise_every = 1e-9, s.sample_summaries_every = 1e-9;
     CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean_std>>(s)),
@@ -382,14 +386,13 @@ TEST_CASE("more refusals at the edges: step limits, spans, output points, whole 
     // Four billion interpolated samples would run for minutes a trajectory.
     s = adaptive(0, 4, 1e-6);
     s.summarise_every = 1, s.sample_summaries_every = 1e-9;
-    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
+    CHECK_INVALID(summarise_decay(s),
                   "output points per trajectory, more than max_steps = 1000000");
     s.max_steps = 5'000'000'000;
-    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
-                  "setting max_steps = 5e+09 is invalid");
+    CHECK_INVALID(summarise_decay(s), "setting max_steps = 5e+09 is invalid");
     s = adaptive(0, 1, 1e-6);
     s.summarise_every = 1, s.sample_summaries_every = 1e-320;
-    CHECK_INVALID((solve_decay<double, tsit5, pi_controller, summaries<metrics::mean>>(s)),
+    CHECK_INVALID(summarise_decay(s),
                   "setting sample_summaries_every = 1e-320 is invalid: is below 8 times");
     // 1e9 + 0.4 steps of 1 are 1e9 + 1 steps, the last one of 0.4, not 1e9 of them.
     auto f = fixed(0, 1e9 + 0.4, 1);

@@ -119,20 +119,18 @@ public:
     }
 
 private:
-    CUBIE_HD T time_due() const {
+    /// The earliest next point of the grids, as `at` gives it: time_grid::time_or_never, or
+    /// time_grid::since_t0_or_never.
+    template <T (time_grid<T>::*at)(std::uint32_t) const>
+    CUBIE_HD T earliest_due() const {
         T next = cuda::std::numeric_limits<T>::infinity();
-        if constexpr (layout::saves) next = targets_.saves.time_or_never(next_save_);
+        if constexpr (layout::saves) next = (targets_.saves.*at)(next_save_);
         if constexpr (layout::summarises)
-            next = cuda::std::fmin(next, targets_.samples.time_or_never(next_sample_));
+            next = cuda::std::fmin(next, (targets_.samples.*at)(next_sample_));
         return next;
     }
-    CUBIE_HD T since_t0_due() const {
-        T next = cuda::std::numeric_limits<T>::infinity();
-        if constexpr (layout::saves) next = targets_.saves.since_t0_or_never(next_save_);
-        if constexpr (layout::summarises)
-            next = cuda::std::fmin(next, targets_.samples.since_t0_or_never(next_sample_));
-        return next;
-    }
+    CUBIE_HD T time_due() const { return earliest_due<&time_grid<T>::time_or_never>(); }
+    CUBIE_HD T since_t0_due() const { return earliest_due<&time_grid<T>::since_t0_or_never>(); }
 
     CUBIE_HD void save(const right_hand_side<System>& f, T t, const state_t<System>& y,
                        const step_counters& counters) {
