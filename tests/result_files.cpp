@@ -376,8 +376,9 @@ TEST_CASE_TEMPLATE("npy result: an .npy file per array and legend, read back bit
 
     for (const char* name :
          {"final_states", "state_names", "initial_states", "parameters", "parameter_names",
-          "statuses", "status_names", "accepted_steps", "rejected_steps", "newton_iterations", "linear_iterations", "save_times", "saved", "saved_variables",
-          "saved_counters", "counter_names", "window_ends", "summaries", "summary_legend"}) {
+          "statuses", "status_names", "accepted_steps", "rejected_steps", "newton_iterations",
+          "linear_iterations", "save_times", "saved", "saved_variables", "saved_counters",
+          "counter_names", "window_ends", "summaries", "summary_legend"}) {
         CAPTURE(name);
         CHECK(fs::exists(folder / (std::string(name) + ".npy")));
     }
@@ -663,8 +664,9 @@ TEST_CASE("kept inputs must match the result, and a status legend must match the
     std::vector<std::string> renumbered = status_legend();
     std::swap(renumbered[1], renumbered[2]);
     write_npy<std::string>(scratch.path() / "status_names.npy", renumbered, {renumbered.size()});
-    CHECK(error_of([&] { read_result_npy<double>(scratch.path()); })
-              .find("the status codes are not this library's") != std::string::npos);
+    CHECK(error_of([&] {
+              read_result_npy<double>(scratch.path());
+          }).find("the status codes are not this library's") != std::string::npos);
 }
 
 TEST_CASE("result files for the numpy and h5py check") {

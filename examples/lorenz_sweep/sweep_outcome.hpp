@@ -23,7 +23,7 @@ struct sweep_outcome {
     cubie::host_array<cubie::status> statuses;
     cubie::host_array<std::uint32_t> accepted_steps, rejected_steps;
     std::string backend;
-    std::string kernel;  ///< the cuda backend's kernel report, if it ran
+    std::string kernel;            ///< the cuda backend's kernel report, if it ran
     std::vector<final_row> table;  ///< a few trajectories across the sweep
     std::size_t saves = 0, windows = 0, summary_rows = 0;  ///< what was recorded
     double first_seconds = 0;                              ///< the first solve, start-up included

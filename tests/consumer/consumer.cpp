@@ -29,8 +29,8 @@ int main() {
     const std::vector<double> y0 = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     const std::vector<double> rho = {0, 7, 14, 21};
     const auto lorenz =
-        cubie::solver<cubie::catalogue::lorenz<double>, cubie::tsit5, cubie::pi_controller>{}
-            .solve({n, y0, rho}, settings, cubie::backends::host{});
+        cubie::solver<cubie::catalogue::lorenz<double>, cubie::tsit5, cubie::pi_controller>{}.solve(
+            {n, y0, rho}, settings, cubie::backends::host{});
     std::printf("logistic: %zu failures, largest error %.3g; lorenz: %zu failures\n",
                 logistic.failures(), worst, lorenz.failures());
     return logistic.failures() + lorenz.failures() == 0 && worst < 1e-8 ? 0 : 1;

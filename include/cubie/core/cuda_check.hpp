@@ -1,9 +1,10 @@
 #pragma once
 // Checked CUDA runtime calls: a failing call throws cubie::cuda_error naming the call,
 // the file and line, and the runtime's own description. Where the runtime finds no device
-// (none installed, or no driver) the message says so first, and how to solve on the host. Sticky errors (a kernel faulted:
-// illegal address, trap, device assert) leave the process's CUDA context unusable; every
-// later call fails with the same code, and the message says so instead of blaming it.
+// (none installed, or no driver) the message says so first, and how to solve on the host. Sticky
+// errors (a kernel faulted: illegal address, trap, device assert) leave the process's CUDA context
+// unusable; every later call fails with the same code, and the message says so instead of blaming
+// it.
 
 #include <cuda_runtime_api.h>
 

@@ -29,11 +29,13 @@ inline constexpr status all_statuses[] = {
     status::nonfinite_state, status::nonfinite_input,    status::cancelled,
     status::singular_matrix, status::newton_divergence,  status::linear_solver_failure,
 };
-static_assert([] {
-    for (unsigned code = 0; code < sizeof(all_statuses) / sizeof(status); ++code)
-        if (static_cast<unsigned>(all_statuses[code]) != code) return false;
-    return true;
-}(), "all_statuses lists every status at its own code");
+static_assert(
+    [] {
+        for (unsigned code = 0; code < sizeof(all_statuses) / sizeof(status); ++code)
+            if (static_cast<unsigned>(all_statuses[code]) != code) return false;
+        return true;
+    }(),
+    "all_statuses lists every status at its own code");
 
 /// Human-readable name of a status, for messages and CSV output.
 constexpr const char* to_string(status s) {

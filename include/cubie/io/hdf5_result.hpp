@@ -53,7 +53,8 @@ public:
         a.data.assign(array.data.begin(), array.data.end());  // a std::vector or host_array
         if (a.legend) *a.legend = file_.read_strings_attribute(a.name, a.legend_attribute);
         if (a.code_legend && file_.read_strings_attribute(a.name, a.code_legend) != status_legend())
-            throw std::runtime_error(describe(a) + ": the status codes are not this library's "
+            throw std::runtime_error(describe(a) +
+                                     ": the status codes are not this library's "
                                      "(core/status.hpp)");
         return std::move(array.shape);
     }
