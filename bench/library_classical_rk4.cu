@@ -2,13 +2,13 @@
 // saving the state.
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "library_contender.cuh"
 #include "lorenz_bench.hpp"
 
 namespace lorenz_bench {
 
-using lorenz = cubie::systems::lorenz<float>;
+using lorenz = cubie::catalogue::lorenz<float>;
 
 std::unique_ptr<contender> library_classical_rk4(const ensemble& s) {
     return std::make_unique<

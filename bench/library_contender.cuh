@@ -11,11 +11,11 @@
 
 #include "contender.hpp"
 #include "cubie/batch/device_result.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/core/device_buffer.hpp"
 #include "cubie/core/pinned_buffer.hpp"
+#include "cubie/solver/solver.hpp"
 
 namespace bench {
 

@@ -3,13 +3,13 @@
 
 #include "cubie/algorithms/explicit/cash_karp_54.hpp"
 #include "cubie/algorithms/explicit/dormand_prince_54.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "library_contender.cuh"
 #include "lorenz_bench.hpp"
 
 namespace lorenz_bench {
 
-using lorenz = cubie::systems::lorenz<float>;
+using lorenz = cubie::catalogue::lorenz<float>;
 
 std::unique_ptr<contender> library_dormand_prince_54(const ensemble& s, double tolerance) {
     return std::make_unique<

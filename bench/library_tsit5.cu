@@ -2,13 +2,13 @@
 // adaptive saving the state from its interpolant.
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "library_contender.cuh"
 #include "lorenz_bench.hpp"
 
 namespace lorenz_bench {
 
-using lorenz = cubie::systems::lorenz<float>;
+using lorenz = cubie::catalogue::lorenz<float>;
 
 std::unique_ptr<contender> library_fixed_tsit5(const ensemble& s) {
     return std::make_unique<bench::library_contender<lorenz, cubie::tsit5, cubie::fixed_step>>(

@@ -21,16 +21,16 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/backends/cuda.hpp"
-#include "cubie/batch/solver.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/solver/solver.hpp"
 #include "sweep_options.hpp"
 
 namespace {
 
-using lorenz = cubie::systems::lorenz<float>;
+using lorenz = cubie::catalogue::lorenz<float>;
 constexpr double dt = 1.0 / 1024;
 
 struct timing {

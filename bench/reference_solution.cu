@@ -1,9 +1,9 @@
 // The float64 reference of the benchmark sweep: vern9 in double at rtol = atol = 1e-12.
 
 #include "cubie/algorithms/explicit/vern9.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/catalogue/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "lorenz_bench.hpp"
 
 namespace lorenz_bench {
@@ -14,7 +14,7 @@ std::vector<double> reference_final_states(const ensemble& s) {
     tight.dt = dt_fixed;
     tight.atol = tight.rtol = {1e-12};
     const auto r =
-        cubie::solver<cubie::systems::lorenz<double>, cubie::vern9, cubie::pi_controller>{}.solve(
+        cubie::solver<cubie::catalogue::lorenz<double>, cubie::vern9, cubie::pi_controller>{}.solve(
             {s.n, y0, rho}, tight, cubie::backends::cuda{});
     return {r.final_states.begin(), r.final_states.end()};
 }

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cubie/batch/solver.hpp"
 #include "cubie/catalogue/pollution.hpp"
+#include "cubie/solver/solver.hpp"
 #include "sweep_options.hpp"
 
 namespace stiff_bench {

@@ -1,7 +1,7 @@
 // Pollution benchmark: kvaerno5 with the PI controller, in float and double.
 
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "stiff_bench.hpp"
 
 namespace stiff_bench {

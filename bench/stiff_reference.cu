@@ -5,7 +5,7 @@
 
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "stiff_bench.hpp"
 
 namespace stiff_bench {

@@ -1,7 +1,7 @@
 // Pollution benchmark: rodas5p with the PI controller, in float and double.
 
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "stiff_bench.hpp"
 
 namespace stiff_bench {

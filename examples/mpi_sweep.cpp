@@ -24,12 +24,12 @@
 #include <vector>
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/io/write_result.hpp"
 #include "cubie/mpi/mpi_check.hpp"
 #include "cubie/mpi/solve.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/solver/solver.hpp"
 #include "cubie/systems/variable_names.hpp"
 
 namespace {
@@ -81,7 +81,7 @@ options parse_options(int argc, char** argv) {
 
 int run(const options& o, int rank, int ranks) {
     using cubie::solver;
-    using sweep_solver = solver<cubie::systems::lorenz<float>, cubie::tsit5, cubie::pi_controller,
+    using sweep_solver = solver<cubie::catalogue::lorenz<float>, cubie::tsit5, cubie::pi_controller,
                                 cubie::save_state>;
 
     // Every rank builds (or could read) the whole batch's inputs; each solves its slice.
@@ -112,7 +112,8 @@ int run(const options& o, int rank, int ranks) {
                 result->n_saved_variables());
     std::printf("failures      %zu\n", result->failures());
     if (o.out) {  // with the inputs, so that the files say which rho each trajectory had
-        result->keep_inputs({n, y0, rho}, cubie::parameter_names<cubie::systems::lorenz<float>>());
+        result->keep_inputs({n, y0, rho},
+                            cubie::parameter_names<cubie::catalogue::lorenz<float>>());
         cubie::write_result(*result, *o.out, cubie::parse_result_format(o.format));
         std::printf("written       %s (%s)\n", o.out->c_str(), o.format.c_str());
     }

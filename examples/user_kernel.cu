@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/batch/solve_settings.hpp"
+#include "cubie/catalogue/van_der_pol.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/device_buffer.hpp"
 #include "cubie/loop/integrate.hpp"
-#include "cubie/loop/solve_settings.hpp"
-#include "cubie/systems/van_der_pol.hpp"
 
-using system_type = cubie::systems::van_der_pol<double>;
+using system_type = cubie::catalogue::van_der_pol<double>;
 using method = cubie::tsit5;
 using controller = cubie::pi_controller;
 using settings_type = cubie::integration_settings<method, controller, system_type>;

@@ -5,7 +5,7 @@
 #include "cubie/algorithms/explicit/dormand_prince_853.hpp"
 #include "cubie/algorithms/explicit/vern7.hpp"
 #include "cubie/algorithms/explicit/vern9.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "support/tolerance_sweep.hpp"
 
 using namespace cubie;

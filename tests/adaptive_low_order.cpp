@@ -8,8 +8,10 @@
 #include "cubie/algorithms/explicit/dormand_prince_54.hpp"
 #include "cubie/algorithms/explicit/fehlberg_45.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/controllers/i_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/controllers/pid_controller.hpp"
 #include "support/tolerance_sweep.hpp"
 
 using namespace cubie;

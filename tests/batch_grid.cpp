@@ -8,17 +8,16 @@
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/batch/batch_grid.hpp"
-#include "cubie/batch/solver.hpp"
 #include "cubie/catalogue/lorenz.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
 using cubie::testing::test_backend;
 
 TEST_CASE("combinatorial grids take every combination, the last variable fastest") {
-    batch_grid<systems::lorenz<double>> grid;
+    batch_grid<catalogue::lorenz<double>> grid;
     grid.set("x", {1}).set("y", {0}).set("z", {0, 10}).set("rho", {5, 6, 7});
     const auto b = grid.combinatorial();
     REQUIRE(b.n_trajectories == 6);
@@ -39,7 +38,7 @@ TEST_CASE("combinatorial grids take every combination, the last variable fastest
 }
 
 TEST_CASE("verbatim grids pair columns and broadcast single values") {
-    batch_grid<systems::lorenz<float>> grid;
+    batch_grid<catalogue::lorenz<float>> grid;
     grid.set("x", {1, 2, 3}).set("y", {0}).set("z", {0}).set("rho", {10, 20, 30});
     const auto b = grid.verbatim();
     REQUIRE(b.n_trajectories == 3);
@@ -64,7 +63,7 @@ TEST_CASE("unset variables take the system's defaults, or are an error") {
         for (std::size_t i = 0; i < 2; ++i)
             CHECK(b.initial_states[s * 2 + i] == catalogue::lorenz<double>::default_state[s]);
 
-    batch_grid<systems::lorenz<double>> hand_written;
+    batch_grid<catalogue::lorenz<double>> hand_written;
     hand_written.set("rho", {28});
     CHECK_THROWS_WITH_AS(hand_written.combinatorial(),
                          "batch grid: x is not set and the system gives no default",
@@ -72,7 +71,7 @@ TEST_CASE("unset variables take the system's defaults, or are an error") {
 }
 
 TEST_CASE("bad grid settings name what is wrong") {
-    batch_grid<systems::lorenz<double>> grid;
+    batch_grid<catalogue::lorenz<double>> grid;
     CHECK_THROWS_WITH_AS(grid.set("w", {1}),
                          "batch grid: no state or parameter is called \"w\"; the system has: x, "
                          "y, z, rho",
@@ -90,12 +89,12 @@ TEST_CASE("bad grid settings name what is wrong") {
 }
 
 TEST_CASE("a grid's batch solves like hand-built arrays") {
-    batch_grid<systems::lorenz<double>> grid;
+    batch_grid<catalogue::lorenz<double>> grid;
     grid.set("x", {1}).set("y", {0}).set("z", {0}).set("rho", {0, 14, 28});
     const auto batch = grid.verbatim();
     solve_settings<pi_controller> s;
     s.dt = 1e-3;
-    const solver<systems::lorenz<double>, tsit5, pi_controller> lorenz_solver;
+    const solver<catalogue::lorenz<double>, tsit5, pi_controller> lorenz_solver;
     const auto from_grid = lorenz_solver.solve(batch.inputs(), s, test_backend{});
     const std::vector<double> y0 = {1, 1, 1, 0, 0, 0, 0, 0, 0}, rho = {0, 14, 28};
     const auto by_hand = lorenz_solver.solve({3, y0, rho}, s, test_backend{});

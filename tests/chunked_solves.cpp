@@ -41,7 +41,7 @@ TEST_CASE("a solve in many chunks equals the one-pass solve bit for bit") {
 
 TEST_CASE("an implicit method's Newton and linear iteration counts come back from every chunk") {
     const sweep s;
-    const solver<systems::lorenz<double>, ros3p, pi_controller, save_counters> implicit;
+    const solver<catalogue::lorenz<double>, ros3p, pi_controller, save_counters> implicit;
     auto counted = settings();
     counted.summarise_every = counted.sample_summaries_every = 0;
     const auto whole = implicit.solve(s.inputs(), counted, test_backend{});

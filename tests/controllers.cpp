@@ -9,8 +9,10 @@
 #include <limits>
 #include <vector>
 
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/controllers/i_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/controllers/pid_controller.hpp"
 #include "cubie/core/step_size_math.hpp"
 #include "support/test_backend.hpp"
 

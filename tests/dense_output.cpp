@@ -24,7 +24,7 @@
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/algorithms/explicit/vern7.hpp"
 #include "cubie/algorithms/explicit/vern9.hpp"
-#include "cubie/loop/right_hand_side.hpp"
+#include "cubie/systems/right_hand_side.hpp"
 #include "support/kepler.hpp"
 #if defined(__CUDACC__)
 #include "cubie/core/cuda_check.hpp"

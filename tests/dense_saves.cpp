@@ -20,10 +20,10 @@
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/algorithms/explicit/vern7.hpp"
 #include "cubie/algorithms/explicit/vern9.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/series_reference.hpp"
 #include "support/test_backend.hpp"
 
@@ -87,7 +87,7 @@ void check_interpolated_saves(double tol, double bound) {
     std::vector<T> y0, rho;
     const auto inputs = lorenz_inputs(y0, rho);
     const auto s = dense_settings<pi_controller>(1e-3, tol);
-    const auto saved = solver<systems::lorenz<T>, Algorithm, pi_controller, save_state>{}.solve(
+    const auto saved = solver<catalogue::lorenz<T>, Algorithm, pi_controller, save_state>{}.solve(
         inputs, s, test_backend{});
     const double err = series_error(saved);
     MESSAGE(std::string(Algorithm::name) << ": largest relative error " << err);
@@ -95,7 +95,7 @@ void check_interpolated_saves(double tol, double bound) {
 
     auto plain_settings = s;
     plain_settings.save_every = 0;
-    const auto plain = solver<systems::lorenz<T>, Algorithm, pi_controller>{}.solve(
+    const auto plain = solver<catalogue::lorenz<T>, Algorithm, pi_controller>{}.solve(
         inputs, plain_settings, test_backend{});
 #if defined(__CUDACC__)
     // nvcc contracts multiply-adds differently in the two kernels (the saving one keeps
@@ -151,8 +151,9 @@ TEST_CASE("a method without an interpolant lands on the save times") {
     std::vector<double> y0, rho;
     const auto inputs = lorenz_inputs(y0, rho);
     const auto s = dense_settings<pi_controller>(1e-3, 1e-10);
-    const auto r = solver<systems::lorenz<double>, cash_karp_54, pi_controller, save_state>{}.solve(
-        inputs, s, test_backend{});
+    const auto r =
+        solver<catalogue::lorenz<double>, cash_karp_54, pi_controller, save_state>{}.solve(
+            inputs, s, test_backend{});
     const double err = series_error(r);
     MESSAGE("cash_karp_54: largest relative error " << err);
     CHECK(err < 1e-7);
@@ -162,7 +163,7 @@ TEST_CASE("fixed steps save at whole numbers of steps") {
     std::vector<double> y0, rho;
     const auto inputs = lorenz_inputs(y0, rho);
     const double dt = 0.07 / 64;  // 1.5 / dt is not whole: the last step is shortened
-    const auto r = solver<systems::lorenz<double>, classical_rk4, fixed_step, save_state>{}.solve(
+    const auto r = solver<catalogue::lorenz<double>, classical_rk4, fixed_step, save_state>{}.solve(
         inputs, dense_settings<fixed_step>(dt, 0), test_backend{});
     const double err = series_error(r);
     MESSAGE("classical_rk4, dt = 0.07 / 64: largest relative error " << err);

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cubie/algorithms/explicit/vern9.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/driver_integral.hpp"
 #include "support/test_backend.hpp"
 

@@ -13,12 +13,12 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/exponential_decay.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/driver_integral.hpp"
 #include "support/test_backend.hpp"
 
@@ -33,7 +33,7 @@ namespace {
     CHECK_THROWS_WITH_AS(statement, doctest::Contains(text), std::out_of_range)
 
 template <class T>
-using decay = systems::exponential_decay<T>;
+using decay = catalogue::exponential_decay<T>;
 
 /// Decay y' = -k y from y0 = 1 over [t0, t_end], one trajectory per rate in k.
 template <class T, class Algorithm, class Controller, class... Outputs>
@@ -184,7 +184,7 @@ TEST_CASE("output plans whose counts do not fit are refused, naming the setting"
     s = adaptive(0, 1, 1e-6);
     s.save_every = 1e-9;
     CHECK_INVALID(
-        (solver<systems::lorenz<double>, tsit5, pi_controller, save_state>{}.solve(
+        (solver<catalogue::lorenz<double>, tsit5, pi_controller, save_state>{}.solve(
             {1, std::vector<double>{1, 0, 0}, std::vector<double>{28}}, s, test_backend{})),
         "output rows per trajectory, more than the limit of 2^31 - 1");
 }

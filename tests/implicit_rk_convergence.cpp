@@ -30,7 +30,7 @@
 #include "cubie/algorithms/implicit_runge_kutta/radau_iia_3.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
 #include "cubie/linear/complex_dense_lu.hpp"
-#include "cubie/loop/right_hand_side.hpp"
+#include "cubie/systems/right_hand_side.hpp"
 #include "support/convergence.hpp"
 #include "support/stiff_problems.hpp"
 

@@ -51,7 +51,7 @@ double max_error(const solve_settings<Controller>& settings) {
     std::vector<T> y0(3 * n, T(0));
     std::fill_n(y0.begin(), n, T(1));
     const std::vector<T> rho(ref.rho.begin(), ref.rho.end());  // exact: rounded already
-    const auto result = solver<systems::lorenz<T>, Algorithm, Controller>{}.solve(
+    const auto result = solver<catalogue::lorenz<T>, Algorithm, Controller>{}.solve(
         {n, y0, rho}, settings, test_backend{});
     REQUIRE(result.failures() == 0);
     double err = 0;

@@ -231,7 +231,7 @@ TEST_CASE("chunks, progress and the automatic backend stay each rank's own") {
         check_same(recording_solver{}.solve(s.inputs(), settings(), backends::host{}), *chunked);
 
     // Single precision and no outputs: final states, statuses and steps only.
-    using plain_solver = solver<systems::lorenz<float>, tsit5, pi_controller>;
+    using plain_solver = solver<catalogue::lorenz<float>, tsit5, pi_controller>;
     const sweep<float> f(1001);
     solve_settings<pi_controller> plain;
     plain.dt = 1.0 / 1024;

@@ -20,14 +20,14 @@
 #include "cubie/algorithms/dirk/kvaerno3.hpp"
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/dirk/sdirk3.hpp"
-#include "cubie/batch/solver.hpp"
+#include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/catalogue/robertson.hpp"
 #include "cubie/catalogue/van_der_pol.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/linear/newton_krylov.hpp"
-#include "cubie/loop/right_hand_side.hpp"
-#include "cubie/systems/harmonic_oscillator.hpp"
+#include "cubie/solver/solver.hpp"
+#include "cubie/systems/right_hand_side.hpp"
 #include "support/convergence.hpp"
 #include "support/failing_steps.hpp"
 #include "support/stiff_problems.hpp"
@@ -289,7 +289,7 @@ TEST_CASE("solves that run out of iterations make a failed Newton iteration the 
         dirk<kvaerno3_tableau, newton_krylov<gmres_method<1, 0>, jacobi_preconditioning>>;
     using two_step_gmres =
         dirk<kvaerno3_tableau, newton_krylov<gmres_method<2, 0>, jacobi_preconditioning>>;
-    using oscillator = systems::harmonic_oscillator<double>;
+    using oscillator = catalogue::harmonic_oscillator<double>;
     const oscillator system{};
     const state_t<oscillator> y{1, 0};
     const double h = 1 / kvaerno3_tableau::gamma;

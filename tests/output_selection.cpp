@@ -10,10 +10,10 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/energy_oscillator.hpp"
 #include "support/test_backend.hpp"
 
@@ -35,7 +35,7 @@ solve_settings<pi_controller> lorenz_settings() {
     return s;
 }
 
-using lorenz_saver = solver<systems::lorenz<double>, tsit5, pi_controller, save_state>;
+using lorenz_saver = solver<catalogue::lorenz<double>, tsit5, pi_controller, save_state>;
 
 }  // namespace
 
@@ -93,7 +93,7 @@ TEST_CASE("a wrong selection is an error before any work") {
     s.saved_states = {0};
     s.save_every = 0;
     CHECK_THROWS_WITH_AS(
-        (solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve(in, s, test_backend{})),
+        (solver<catalogue::lorenz<double>, tsit5, pi_controller>{}.solve(in, s, test_backend{})),
         doctest::Contains("this solver saves no states"), std::invalid_argument);
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("step counters per save interval add up to the totals") {
         auto s = lorenz_settings();
         s.save_initial = true;
         const auto r =
-            solver<systems::lorenz<double>, tsit5, pi_controller, save_state, save_counters>{}
+            solver<catalogue::lorenz<double>, tsit5, pi_controller, save_state, save_counters>{}
                 .solve({3, lorenz_y0, lorenz_rho}, s, test_backend{});
         CHECK(r.counter_names == std::vector<std::string>{"accepted_steps", "rejected_steps"});
         REQUIRE(r.n_saves() == 11);
@@ -154,7 +154,7 @@ TEST_CASE("step counters per save interval add up to the totals") {
         s.dt = 1.0 / 128;
         s.save_every = 1.0 / 8;
         const auto r =
-            solver<systems::lorenz<float>, classical_rk4, fixed_step, save_counters>{}.solve(
+            solver<catalogue::lorenz<float>, classical_rk4, fixed_step, save_counters>{}.solve(
                 {1, std::vector<float>{1, 0, 0}, std::vector<float>{28}}, s, test_backend{});
         CHECK(r.saved.empty());
         REQUIRE(r.n_saves() == 8);
@@ -166,9 +166,9 @@ TEST_CASE("step counters per save interval add up to the totals") {
 }
 
 TEST_CASE("a solve that records nothing compiles no recorder and allocates nothing") {
-    using plain = solver<systems::lorenz<float>, classical_rk4, fixed_step>;
-    static_assert(!output_layout<systems::lorenz<float>>::records);
-    static_assert(output_layout<systems::lorenz<float>, save_counters>::records);
+    using plain = solver<catalogue::lorenz<float>, classical_rk4, fixed_step>;
+    static_assert(!output_layout<catalogue::lorenz<float>>::records);
+    static_assert(output_layout<catalogue::lorenz<float>, save_counters>::records);
     solve_settings<fixed_step> s;
     s.dt = 1.0 / 64;
     // Final states (3 floats), a status byte and two step counters per trajectory.

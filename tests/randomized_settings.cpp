@@ -20,11 +20,11 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
+#include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/exponential_decay.hpp"
-#include "cubie/systems/harmonic_oscillator.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
@@ -41,7 +41,7 @@ template <class System>
 struct analytic;
 
 template <class T>
-struct analytic<systems::exponential_decay<T>> {
+struct analytic<catalogue::exponential_decay<T>> {
     static std::vector<double> at(const std::vector<double>& y0, double r, double elapsed) {
         return {y0[0] * std::exp(-r * elapsed)};
     }
@@ -49,7 +49,7 @@ struct analytic<systems::exponential_decay<T>> {
 };
 
 template <class T>
-struct analytic<systems::harmonic_oscillator<T>> {
+struct analytic<catalogue::harmonic_oscillator<T>> {
     static std::vector<double> at(const std::vector<double>& y0, double r, double elapsed) {
         const double c = std::cos(r * elapsed), s = std::sin(r * elapsed);
         return {y0[0] * c + y0[1] / r * s, -y0[0] * r * s + y0[1] * c};
@@ -233,21 +233,21 @@ void run_configuration(std::uint64_t configuration) {
 }  // namespace
 
 TEST_CASE("random settings, decay, float: fixed RK4 and adaptive Tsit5") {
-    run_configuration<systems::exponential_decay<float>, classical_rk4, fixed_step>(1);
-    run_configuration<systems::exponential_decay<float>, tsit5, pi_controller>(2);
+    run_configuration<catalogue::exponential_decay<float>, classical_rk4, fixed_step>(1);
+    run_configuration<catalogue::exponential_decay<float>, tsit5, pi_controller>(2);
 }
 
 TEST_CASE("random settings, decay, double: fixed RK4 and adaptive Tsit5") {
-    run_configuration<systems::exponential_decay<double>, classical_rk4, fixed_step>(3);
-    run_configuration<systems::exponential_decay<double>, tsit5, pi_controller>(4);
+    run_configuration<catalogue::exponential_decay<double>, classical_rk4, fixed_step>(3);
+    run_configuration<catalogue::exponential_decay<double>, tsit5, pi_controller>(4);
 }
 
 TEST_CASE("random settings, oscillator, float: fixed RK4 and adaptive Tsit5") {
-    run_configuration<systems::harmonic_oscillator<float>, classical_rk4, fixed_step>(5);
-    run_configuration<systems::harmonic_oscillator<float>, tsit5, pi_controller>(6);
+    run_configuration<catalogue::harmonic_oscillator<float>, classical_rk4, fixed_step>(5);
+    run_configuration<catalogue::harmonic_oscillator<float>, tsit5, pi_controller>(6);
 }
 
 TEST_CASE("random settings, oscillator, double: fixed RK4 and adaptive Tsit5") {
-    run_configuration<systems::harmonic_oscillator<double>, classical_rk4, fixed_step>(7);
-    run_configuration<systems::harmonic_oscillator<double>, tsit5, pi_controller>(8);
+    run_configuration<catalogue::harmonic_oscillator<double>, classical_rk4, fixed_step>(7);
+    run_configuration<catalogue::harmonic_oscillator<double>, tsit5, pi_controller>(8);
 }

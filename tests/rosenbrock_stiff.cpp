@@ -9,11 +9,11 @@
 
 #include "cubie/algorithms/rosenbrock/rodas4.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
-#include "cubie/batch/solver.hpp"
 #include "cubie/catalogue/robertson.hpp"
 #include "cubie/catalogue/van_der_pol.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/failing_steps.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"

@@ -30,7 +30,7 @@
 #include "cubie/algorithms/rosenbrock/ros34pw2.hpp"
 #include "cubie/algorithms/rosenbrock/ros34pw3.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
-#include "cubie/loop/right_hand_side.hpp"
+#include "cubie/systems/right_hand_side.hpp"
 #include "support/convergence.hpp"
 #include "support/stiff_problems.hpp"
 

@@ -10,11 +10,11 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/exponential_decay.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/series_reference.hpp"
 #include "support/test_backend.hpp"
 
@@ -24,7 +24,7 @@ using cubie::testing::test_backend;
 namespace {
 
 template <class T>
-using decay_saver = solver<systems::exponential_decay<T>, tsit5, pi_controller, save_state>;
+using decay_saver = solver<catalogue::exponential_decay<T>, tsit5, pi_controller, save_state>;
 
 template <class T>
 batch_result<T> decay_series(double t0, double t_end, double save_every, bool initial,
@@ -46,7 +46,7 @@ double lorenz_series_error(const solve_settings<Controller>& s) {
     const auto ref = cubie::testing::read_series_reference("lorenz_series_reference.csv", 4 * 21);
     const std::vector<T> y0 = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     const std::vector<T> rho = {0, 7, 14, 21};
-    const auto r = solver<systems::lorenz<T>, Algorithm, Controller, save_state>{}.solve(
+    const auto r = solver<catalogue::lorenz<T>, Algorithm, Controller, save_state>{}.solve(
         {4, y0, rho}, s, test_backend{});
     REQUIRE(r.failures() == 0);
     REQUIRE(r.n_saves() == 21);

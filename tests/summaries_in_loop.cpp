@@ -13,11 +13,11 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
 #include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/exponential_decay.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/energy_oscillator.hpp"
 #include "support/test_backend.hpp"
 
@@ -151,7 +151,7 @@ TEST_CASE("summary legends name variable and output; the plan sizes the result")
 
 TEST_CASE("window counts are exact for intervals that do not divide evenly in float") {
     using decay_summaries =
-        solver<systems::exponential_decay<float>, tsit5, pi_controller, summaries<metrics::mean>>;
+        solver<catalogue::exponential_decay<float>, tsit5, pi_controller, summaries<metrics::mean>>;
     solve_settings<pi_controller> s;
     s.t_end = 1;
     s.dt = 1e-3;
@@ -173,8 +173,8 @@ TEST_CASE("window counts are exact for intervals that do not divide evenly in fl
 }
 
 TEST_CASE("summary settings are validated before any work") {
-    using decay_summaries =
-        solver<systems::exponential_decay<double>, tsit5, pi_controller, summaries<metrics::mean>>;
+    using decay_summaries = solver<catalogue::exponential_decay<double>, tsit5, pi_controller,
+                                   summaries<metrics::mean>>;
     const std::vector<double> one = {1};
     const batch_inputs<double> in{1, one, one};
     solve_settings<pi_controller> s;
@@ -197,7 +197,7 @@ TEST_CASE("summary settings are validated before any work") {
     fixed.summarise_every = 0.5;
     fixed.sample_summaries_every = 0.25;
     CHECK_THROWS_WITH_AS(
-        (solver<systems::exponential_decay<double>, classical_rk4, fixed_step,
+        (solver<catalogue::exponential_decay<double>, classical_rk4, fixed_step,
                 summaries<metrics::mean>>{}
              .solve(in, fixed, test_backend{})),
         doctest::Contains(
@@ -205,10 +205,10 @@ TEST_CASE("summary settings are validated before any work") {
             "steps"),
         std::invalid_argument);
     s.summarise_every = 0.5;
-    CHECK_THROWS_WITH_AS((solver<systems::exponential_decay<double>, tsit5, pi_controller>{}.solve(
-                             in, s, test_backend{})),
-                         doctest::Contains("this solver keeps no summaries"),
-                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(
+        (solver<catalogue::exponential_decay<double>, tsit5, pi_controller>{}.solve(
+            in, s, test_backend{})),
+        doctest::Contains("this solver keeps no summaries"), std::invalid_argument);
 }
 
 TEST_CASE("a failed trajectory leaves NaN summaries and the others whole") {
@@ -218,7 +218,7 @@ TEST_CASE("a failed trajectory leaves NaN summaries and the others whole") {
     s.summarise_every = 1;
     s.sample_summaries_every = 0.25;
     const std::vector<double> y0 = {1, std::nan("")}, k = {1, 1};
-    const auto r = solver<systems::exponential_decay<double>, tsit5, pi_controller,
+    const auto r = solver<catalogue::exponential_decay<double>, tsit5, pi_controller,
                           summaries<metrics::mean, metrics::max>>{}
                        .solve({2, y0, k}, s, test_backend{});
     CHECK(r.statuses[1] == status::nonfinite_input);

@@ -9,11 +9,11 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/exponential_decay.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
@@ -30,7 +30,7 @@ const std::vector<double> rho = {10, 20};
 template <class Settings>
 void solve_adaptive(const Settings& s, std::size_t n = 2, const std::vector<double>& y = initial,
                     const std::vector<double>& p = rho) {
-    solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve({n, y, p}, s, test_backend{});
+    solver<catalogue::lorenz<double>, tsit5, pi_controller>{}.solve({n, y, p}, s, test_backend{});
 }
 
 solve_settings<pi_controller> valid() {
@@ -128,13 +128,13 @@ TEST_CASE("absurd sizes: an unaddressable batch, a device allocation that cannot
 TEST_CASE("dt longer than the interval: one shortened step, or a clamped first step") {
     solve_settings<fixed_step> f;
     f.dt = 5;
-    const auto fixed = solver<systems::lorenz<double>, classical_rk4, fixed_step>{}.solve(
+    const auto fixed = solver<catalogue::lorenz<double>, classical_rk4, fixed_step>{}.solve(
         {2, initial, rho}, f, test_backend{});
     CHECK(fixed.failures() == 0);
     CHECK(fixed.accepted_steps[0] == 1);
     auto a = valid();
     a.dt = 5;
-    const auto adaptive = solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve(
+    const auto adaptive = solver<catalogue::lorenz<double>, tsit5, pi_controller>{}.solve(
         {2, initial, rho}, a, test_backend{});
     CHECK(adaptive.failures() == 0);
 }
@@ -143,7 +143,7 @@ TEST_CASE("fixed step: the step count must fit max_steps") {
     solve_settings<fixed_step> s;
     s.dt = 1e-3;
     s.max_steps = 999;
-    solver<systems::lorenz<double>, classical_rk4, fixed_step> rk4;
+    solver<catalogue::lorenz<double>, classical_rk4, fixed_step> rk4;
     CHECK_INVALID(rk4.solve({2, initial, rho}, s, test_backend{}),
                   "setting max_steps = 999 is invalid: is below the 1000 fixed steps");
     s.max_steps = 1000;
@@ -153,7 +153,7 @@ TEST_CASE("fixed step: the step count must fit max_steps") {
 TEST_CASE("values that vanish in float") {
     const std::vector<float> y = {1, 0, 0};
     const std::vector<float> p = {10};
-    solver<systems::lorenz<float>, tsit5, pi_controller> f32;
+    solver<catalogue::lorenz<float>, tsit5, pi_controller> f32;
     auto s = valid();
     s.dt = 1e-50;
     CHECK_INVALID(f32.solve({1, y, p}, s, test_backend{}),
@@ -165,14 +165,14 @@ TEST_CASE("values that vanish in float") {
 }
 
 TEST_CASE("empty batches and empty intervals are valid") {
-    const auto none = solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve(
+    const auto none = solver<catalogue::lorenz<double>, tsit5, pi_controller>{}.solve(
         {0, {}, {}}, valid(), test_backend{});
     CHECK(none.n_trajectories == 0);
     CHECK(none.final_states.empty());
 
     auto s = valid();
     s.t0 = s.t_end = 3;
-    const auto still = solver<systems::lorenz<double>, tsit5, pi_controller>{}.solve(
+    const auto still = solver<catalogue::lorenz<double>, tsit5, pi_controller>{}.solve(
         {2, initial, rho}, s, test_backend{});
     CHECK(still.failures() == 0);
     CHECK(still.accepted_steps[1] == 0);
@@ -181,14 +181,14 @@ TEST_CASE("empty batches and empty intervals are valid") {
 
 TEST_CASE("save settings are validated; a solver without save_state saves nothing") {
     using decay_saver =
-        solver<systems::exponential_decay<double>, tsit5, pi_controller, save_state>;
+        solver<catalogue::exponential_decay<double>, tsit5, pi_controller, save_state>;
     solve_settings<fixed_step> fixed;
     fixed.dt = 0.1;
     fixed.save_every = 0.15;
     const std::vector<double> y0 = {1}, k = {1};
     CHECK_THROWS_WITH_AS(
-        (solver<systems::exponential_decay<double>, classical_rk4, fixed_step, save_state>{}.solve(
-            {1, y0, k}, fixed, test_backend{})),
+        (solver<catalogue::exponential_decay<double>, classical_rk4, fixed_step, save_state>{}
+             .solve({1, y0, k}, fixed, test_backend{})),
         doctest::Contains("setting save_every = 0.15 is invalid: is not a whole number of fixed "
                           "steps of dt = 0.1"),
         std::invalid_argument);
@@ -203,7 +203,7 @@ TEST_CASE("save settings are validated; a solver without save_state saves nothin
     CHECK_THROWS_WITH_AS(decay_saver{}.solve({1, y0, k}, s, test_backend{}),
                          doctest::Contains("nothing would be saved"), std::invalid_argument);
 
-    solver<systems::exponential_decay<double>, tsit5, pi_controller> plain;
+    solver<catalogue::exponential_decay<double>, tsit5, pi_controller> plain;
     CHECK_THROWS_WITH_AS(plain.solve({1, y0, k}, s, test_backend{}),
                          doctest::Contains("add save_state, save_observables or save_counters"),
                          std::invalid_argument);

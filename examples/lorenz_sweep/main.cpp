@@ -14,15 +14,15 @@
 #include "lorenz_sweep/sweep_outcome.hpp"
 
 namespace lorenz_sweep {
-#define DECLARE_RUNNERS(name)                           \
+#define DECLARE_RUNNERS(folder, name)                   \
     sweep_outcome run_##name##_float(const options& o); \
     sweep_outcome run_##name##_double(const options& o);
 LORENZ_SWEEP_METHODS(DECLARE_RUNNERS)
 #undef DECLARE_RUNNERS
 
 sweep_outcome run(const options& o) {
-#define DISPATCH(name)     \
-    if (o.method == #name) \
+#define DISPATCH(folder, name) \
+    if (o.method == #name)     \
         return o.prec == precision::single ? run_##name##_float(o) : run_##name##_double(o);
     LORENZ_SWEEP_METHODS(DISPATCH)
 #undef DISPATCH

@@ -7,8 +7,11 @@
 #include <sstream>
 #include <string_view>
 
+#include "lorenz_sweep/methods.hpp"
+
 namespace lorenz_sweep {
 
+#define LISTED_NAME(folder, name) " " #name
 const char* const usage =
     "usage: lorenz_sweep [--n N] [--method NAME] (--dt DT | --tol TOL)\n"
     "                    [--controller fixed|i|pi|pid|gustafsson] [--backend auto|host|cuda]\n"
@@ -19,8 +22,7 @@ const char* const usage =
     "Integrates the Lorenz system for N values of rho in [0, 21], x0 = (1, 0, 0), t in [0, 1].\n"
     "  --dt DT    fixed step DT (controller: fixed)\n"
     "  --tol TOL  adaptive, atol = rtol = TOL, initial dt 2^-10 (controller default: pi)\n"
-    "  methods: euler heun ralston bogacki_shampine_32 classical_rk4 dormand_prince_54 tsit5\n"
-    "           cash_karp_54 fehlberg_45 dormand_prince_853 vern7 vern9\n"
+    "  methods:" LORENZ_SWEEP_METHODS(LISTED_NAME) "\n"
     "  --repeat R solves R times and reports the fastest (the first includes start-up)\n"
     "  --progress shows a progress bar (the batch goes in about 100 chunks)\n"
     "  --devices all|LIST  the cuda backend splits the batch over every device or over the\n"
@@ -38,6 +40,7 @@ const char* const usage =
     "                      HDF5 file (--format h5)\n"
     "  Saving and summaries run with the fixed and pi controllers, in one kernel that keeps\n"
     "  every metric (a program that lists only the metrics it needs gets a leaner one).\n";
+#undef LISTED_NAME
 
 const std::vector<std::string> summary_metric_names = {
     "mean",          "std",        "rms",

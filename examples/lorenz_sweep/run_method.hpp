@@ -12,13 +12,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/controllers/i_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/controllers/pid_controller.hpp"
 #include "cubie/io/write_result.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/solver/solver.hpp"
 #include "cubie/systems/variable_names.hpp"
 #include "lorenz_sweep/options.hpp"
 #include "lorenz_sweep/requested_outputs.hpp"
@@ -95,7 +97,7 @@ sweep_outcome timed_solves(const Solver& solver, const options& o,
     out.windows = result.n_windows();
     out.summary_rows = result.n_summary_rows();
     if (o.out) {  // with the inputs, so that the files say which rho each trajectory had
-        result.keep_inputs({o.n, y0, rho}, cubie::parameter_names<cubie::systems::lorenz<T>>());
+        result.keep_inputs({o.n, y0, rho}, cubie::parameter_names<cubie::catalogue::lorenz<T>>());
         cubie::write_result(result, *o.out, cubie::parse_result_format(o.format));
     }
     for (const std::size_t i : table_trajectories(o.n))
@@ -125,7 +127,7 @@ sweep_outcome solve_sweep(const options& o, Backend backend) {
     } else {
         settings.dt = *o.dt;
     }
-    using lorenz = cubie::systems::lorenz<T>;
+    using lorenz = cubie::catalogue::lorenz<T>;
     if (!o.records_outputs())
         return timed_solves(cubie::solver<lorenz, Method, Controller>{}, o, settings, backend, y0,
                             rho);

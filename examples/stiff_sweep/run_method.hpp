@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "cubie/batch/batch_grid.hpp"
-#include "cubie/batch/solver.hpp"
 #include "cubie/catalogue/pollution.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "cubie/systems/variable_names.hpp"
 #include "stiff_sweep/options.hpp"
 #include "stiff_sweep/sweep_outcome.hpp"

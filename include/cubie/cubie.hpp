@@ -2,16 +2,23 @@
 // CuBIE++: batches of independent ODE initial-value problems, integrated one trajectory
 // per GPU thread (backends::cuda) or per OpenMP iteration (backends::host).
 //
-// Contents, by concept:
-//   systems/      the System concept and hand-written example systems
-//   algorithms/   Butcher tableaus and the explicit Runge-Kutta stepper
-//   controllers/  fixed, I, PI, PID and Gustafsson step-size control
+// The library's folders, each including only those above it in this list:
+//   core/         configuration, small vectors, statuses, CUDA error checks and RAII buffers
+//   drivers/      cubic splines of sampled driver signals
+//   systems/      the ode_system concept and right_hand_side, the adapter every method calls
+//   controllers/  step-size control (fixed, I, PI, PID, Gustafsson) and the error norm
 //   linear/       dense LU, GMRES and BiCGSTAB; the Newton linear solvers of implicit methods
-//   loop/         integrate(): one trajectory, callable from user kernels
+//   algorithms/   the stepper concept; one folder per family (explicit, dirk, rosenbrock,
+//                 implicit_runge_kutta), each with its generic stepper, tableau and methods
 //   outputs/      output policies: saved series, observables, counters, summary metrics
-//   batch/        solver<System, Algorithm, Controller, Outputs...>: validated batch solves
-//   backends/     host (OpenMP) and cuda (nvcc translation units only)
+//   loop/         integrate(): one trajectory, callable from user kernels
+//   batch/        inputs, settings, output plans and results of a batch
+//   backends/     the backend concept; host (OpenMP) and cuda (nvcc translation units only)
+//   solver/       solver<System, Algorithm, Controller, Outputs...>: validated batch solves
 //   io/           results written as CSV tables, NPY arrays or HDF5 (cubie::hdf5)
+//   mpi/          a batch split over the ranks of an MPI job (cubie::mpi)
+// Systems themselves live in the catalogue (cubie::catalogue, "cubie/catalogue/<name>.hpp"),
+// generated from the model definitions in systems/.
 
 #include "cubie/algorithms/dirk/backward_euler.hpp"
 #include "cubie/algorithms/dirk/hairer_wanner_sdirk4.hpp"
@@ -44,16 +51,14 @@
 #include "cubie/algorithms/rosenbrock/ros34pw3.hpp"
 #include "cubie/algorithms/rosenbrock/ros3p.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/controllers/i_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/controllers/pid_controller.hpp"
 #include "cubie/io/write_result.hpp"
 #include "cubie/linear/newton_krylov.hpp"
 #include "cubie/loop/integrate.hpp"
 #include "cubie/outputs/output_policies.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/exponential_decay.hpp"
-#include "cubie/systems/harmonic_oscillator.hpp"
-#include "cubie/systems/lorenz.hpp"
-#include "cubie/systems/van_der_pol.hpp"
+#include "cubie/solver/solver.hpp"

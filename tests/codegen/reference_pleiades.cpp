@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cubie/algorithms/explicit/dormand_prince_853.hpp"
-#include "cubie/batch/solver.hpp"
 #include "cubie/catalogue/pleiades.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;

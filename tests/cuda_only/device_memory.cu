@@ -292,7 +292,7 @@ TEST_CASE("a batch of several waves goes in chunks on its own, bit for bit") {
     std::vector<float> y0(3 * n, 0.0f), rho(n);
     std::fill_n(y0.begin(), n, 1.0f);
     for (std::size_t i = 0; i < n; ++i) rho[i] = 28.0f * float(i) / float(n);
-    const solver<systems::lorenz<float>, classical_rk4, fixed_step> rk4;
+    const solver<catalogue::lorenz<float>, classical_rk4, fixed_step> rk4;
     solve_settings<fixed_step> settings;
     settings.t_end = 0.25;
     settings.dt = 1.0 / 256;

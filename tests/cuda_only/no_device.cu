@@ -9,9 +9,9 @@
 
 #include "cubie/algorithms/explicit/euler.hpp"
 #include "cubie/backends/cuda.hpp"
-#include "cubie/batch/solver.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/exponential_decay.hpp"
+#include "cubie/solver/solver.hpp"
 
 using namespace cubie;
 
@@ -19,7 +19,7 @@ TEST_CASE("without a device, the cuda backend says no device was found and names
     const std::vector<double> y0 = {1, 1}, k = {1, 2};
     solve_settings<fixed_step> settings;
     settings.dt = 1.0 / 16;
-    const solver<systems::exponential_decay<double>, euler, fixed_step> s;
+    const solver<catalogue::exponential_decay<double>, euler, fixed_step> s;
     if (backends::cuda_device_available()) {
         const auto r = s.solve({2, y0, k}, settings, backends::cuda{});
         CHECK(r.failures() == 0);

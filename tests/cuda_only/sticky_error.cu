@@ -8,9 +8,9 @@
 
 #include "cubie/algorithms/explicit/euler.hpp"
 #include "cubie/backends/cuda.hpp"
-#include "cubie/batch/solver.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/exponential_decay.hpp"
+#include "cubie/solver/solver.hpp"
 
 using namespace cubie;
 
@@ -49,7 +49,7 @@ TEST_CASE("a faulting kernel is reported as sticky, and later solves say why the
                           "cudaErrorIllegalAddress"),
         cuda_error);
 
-    const solver<systems::exponential_decay<double>, euler, fixed_step> healthy;
+    const solver<catalogue::exponential_decay<double>, euler, fixed_step> healthy;
     CHECK_THROWS_WITH_AS(
         healthy.solve({2, y0, std::vector<double>{1, 2}}, settings, backends::cuda{}),
         doctest::Contains("this error is sticky"), cuda_error);

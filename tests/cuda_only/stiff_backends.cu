@@ -18,10 +18,10 @@
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
 #include "cubie/backends/cuda.hpp"
 #include "cubie/backends/host.hpp"
-#include "cubie/batch/solver.hpp"
 #include "cubie/catalogue/pollution.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 
 using namespace cubie;
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "cubie/batch/solver.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
+#include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/controllers/fixed_step.hpp"
-#include "cubie/systems/exponential_decay.hpp"
-#include "cubie/systems/harmonic_oscillator.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/kepler.hpp"
 #include "support/test_backend.hpp"
 
@@ -58,7 +58,7 @@ struct kepler_orbit {
 struct oscillator {
     template <class Algorithm>
     double error(int n_steps) const {
-        return fixed_step_error<systems::harmonic_oscillator<double>, Algorithm>(
+        return fixed_step_error<catalogue::harmonic_oscillator<double>, Algorithm>(
             10, n_steps, {1, 0}, {1}, {std::cos(10.0), -std::sin(10.0)});
     }
 };
@@ -68,8 +68,8 @@ struct exponential_growth {
     template <class Algorithm>
     double error(int n_steps) const {
         const double exact = std::exp(10.0);
-        return fixed_step_error<systems::exponential_decay<double>, Algorithm>(10, n_steps, {1},
-                                                                               {-1}, {exact}) /
+        return fixed_step_error<catalogue::exponential_decay<double>, Algorithm>(10, n_steps, {1},
+                                                                                 {-1}, {exact}) /
                exact;
     }
 };

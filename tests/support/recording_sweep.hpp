@@ -15,15 +15,15 @@
 #include <vector>
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
-#include "cubie/batch/solver.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/catalogue/lorenz.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
-#include "cubie/systems/lorenz.hpp"
+#include "cubie/solver/solver.hpp"
 
 namespace cubie::testing {
 
 using recording_solver =
-    solver<systems::lorenz<double>, tsit5, pi_controller, save_state, save_counters,
+    solver<catalogue::lorenz<double>, tsit5, pi_controller, save_state, save_counters,
            summaries<metrics::mean, metrics::extrema, metrics::peaks<2>>>;
 
 /// rho from 0 to 28 over n trajectories; trajectory `failing` has a NaN rho.

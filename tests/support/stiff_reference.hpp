@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "cubie/batch/solver.hpp"
 #include "cubie/catalogue/pollution.hpp"
 #include "cubie/catalogue/ring_modulator.hpp"
 #include "cubie/catalogue/robertson.hpp"
 #include "cubie/catalogue/van_der_pol.hpp"
-#include "cubie/controllers/digital_filter_controller.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/test_backend.hpp"
 
 namespace cubie::testing {

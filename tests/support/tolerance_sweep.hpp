@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cubie/batch/solver.hpp"
-#include "cubie/systems/harmonic_oscillator.hpp"
+#include "cubie/catalogue/harmonic_oscillator.hpp"
+#include "cubie/solver/solver.hpp"
 #include "support/test_backend.hpp"
 
 namespace cubie::testing {
@@ -23,7 +23,7 @@ double oscillator_error(double tol) {
     s.dt = 1.0 / 1024;
     s.atol = {tol};
     s.rtol = {tol};
-    const auto r = solver<systems::harmonic_oscillator<double>, Algorithm, Controller>{}.solve(
+    const auto r = solver<catalogue::harmonic_oscillator<double>, Algorithm, Controller>{}.solve(
         {1, y0, omega}, s, test_backend{});
     REQUIRE(r.statuses[0] == status::success);
     return std::fmax(std::abs(r.final_state(0, 0) - std::cos(10.0)),

@@ -1,7 +1,7 @@
 #pragma once
 // batch_grid: a batch's inputs built from a list of values per state or parameter.
 //
-//   cubie::batch_grid<cubie::systems::lorenz<float>> grid;
+//   cubie::batch_grid<cubie::catalogue::lorenz<float>> grid;
 //   grid.set("x", {1}).set("y", {0}).set("z", {0, 10}).set("rho", rho_values);
 //   const auto batch = grid.combinatorial();    // every rho with every z
 //   auto result = solver.solve(batch.inputs(), settings);

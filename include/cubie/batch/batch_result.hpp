@@ -6,7 +6,7 @@
 //   final_states     [state][trajectory]          always
 //   statuses, accepted_steps, rejected_steps       always, one per trajectory
 //   newton_iterations, linear_iterations           implicit methods, one per trajectory
-//                                                  (algorithms/implicit_step.hpp); else empty
+//                                                  (linear/implicit_step_report.hpp); else empty
 //   saved            [save][saved variable][trajectory]   save_state / save_observables
 //   saved_counters   [save][counter][trajectory]          save_counters
 //   summaries        [window][summary row][trajectory]    summaries<...>

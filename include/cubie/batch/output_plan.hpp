@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "cubie/batch/solve_settings.hpp"
 #include "cubie/core/invalid_setting.hpp"
 #include "cubie/core/status.hpp"
-#include "cubie/loop/solve_settings.hpp"
 #include "cubie/outputs/output_recorder.hpp"
 #include "cubie/outputs/time_grid.hpp"
 #include "cubie/systems/variable_names.hpp"

@@ -99,20 +99,4 @@ private:
     }
 };
 
-/// Elementary controller: factor = safety * err^(-1/(q+1)).
-struct i_controller : digital_filter_controller<1> {
-    static constexpr const char* name = "i";
-};
-
-/// PI controller, default gains (0.7, -0.4): for Tsit5 the exponents 0.14 and 0.08 of
-/// OrdinaryDiffEq's default.
-struct pi_controller : digital_filter_controller<2> {
-    static constexpr const char* name = "pi";
-};
-
-/// PID controller, default gains H312PID (1/18, 1/9, 1/18): smooth step sequences.
-struct pid_controller : digital_filter_controller<3> {
-    static constexpr const char* name = "pid";
-};
-
 }  // namespace cubie

@@ -1,9 +1,9 @@
 #pragma once
 // dense_lu (linear/dense_lu.hpp) over cuda::std::complex<float> and <double>: the complex
 // N x N iteration matrices ((alpha + i beta) / h) I - J of implicit Runge-Kutta methods
-// (algorithms/implicit_runge_kutta.hpp), one per complex eigenvalue pair of A^-1. It costs
-// about four real N x N factorisations (a complex multiply-add is four real ones) and holds
-// 2 N^2 reals; the equivalent real 2N x 2N matrix [[alpha/h I - J, -beta/h I], [beta/h I,
+// (algorithms/implicit_runge_kutta/implicit_runge_kutta.hpp), one per complex eigenvalue pair of
+// A^-1. It costs about four real N x N factorisations (a complex multiply-add is four real ones)
+// and holds 2 N^2 reals; the equivalent real 2N x 2N matrix [[alpha/h I - J, -beta/h I], [beta/h I,
 // alpha/h I - J]] would cost eight and hold 4 N^2.
 //
 // The factorisation itself is dense_lu's, unchanged: the same loops, the same LINPACK row

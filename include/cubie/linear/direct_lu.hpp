@@ -6,11 +6,11 @@
 
 #include <cuda/std/array>
 
-#include "cubie/algorithms/implicit_step.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/dense_lu.hpp"
+#include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
 
 namespace cubie {

@@ -2,7 +2,7 @@
 // Matrix-free Newton-Krylov: the linear solver of simplified Newton iterations
 // (linear/newton_linear_solver.hpp) that never forms J. M = I - h gamma J is applied as
 // v - h gamma J v with J v from the right-hand side at (t, y) of the step (the system's own
-// jvp, else a directional difference: loop/right_hand_side.hpp), and M x = b is solved by a
+// jvp, else a directional difference: systems/right_hand_side.hpp), and M x = b is solved by a
 // Krylov method (linear/krylov_method.hpp: gmres_method, bicgstab_method) with a
 // preconditioning policy (linear/preconditioners.hpp: identity, Jacobi, Neumann). Per
 // thread it holds O(N) values where direct_lu holds N^2.
@@ -20,7 +20,7 @@
 // is exactly zero stays exactly zero and the solver sees its breakdown.
 //
 // Tolerance. solve(b, tolerance, report) asks for ||b - M x||_w <= tolerance (the caller
-// derives it from its Newton tolerance; algorithms/dirk.hpp). Relative to ||S^-1 b||_2 that is
+// derives it from its Newton tolerance; algorithms/dirk/dirk.hpp). Relative to ||S^-1 b||_2 that is
 // tolerance sqrt(N) / ||S^-1 b||_2, but never below 2 (N + 1) eps: the solvers recompute the
 // residual b - A x, whose rounding error is about (N + 1) eps (|b| + |A| |x|), so a smaller
 // relative residual could not be told from rounding and would only exhaust the iteration
@@ -40,11 +40,11 @@
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
 
-#include "cubie/algorithms/implicit_step.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/joined_name.hpp"
 #include "cubie/core/vector.hpp"
+#include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/krylov_method.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
 #include "cubie/linear/preconditioners.hpp"

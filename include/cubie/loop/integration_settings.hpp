@@ -5,11 +5,12 @@
 
 #include <cstdint>
 
+#include "cubie/algorithms/stepper.hpp"
 #include "cubie/controllers/controller.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
-#include "cubie/loop/right_hand_side.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/right_hand_side.hpp"
 
 namespace cubie {
 
@@ -24,7 +25,7 @@ struct controller_parameters_of<Controller, T, true> {
     using type = typename Controller::template parameters<T>;
 };
 
-template <class Algorithm, step_controller Controller, ode_system System>
+template <stepper Algorithm, step_controller Controller, ode_system System>
 struct integration_settings {
     using value_type = typename System::value_type;
     using controller_parameters = typename controller_parameters_of<Controller, value_type>::type;

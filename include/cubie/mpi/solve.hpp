@@ -4,7 +4,7 @@
 // solve, the results gathered to rank 0 in trajectory order.
 //
 //   MPI_Init(&argc, &argv);
-//   cubie::solver<cubie::systems::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
+//   cubie::solver<cubie::catalogue::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
 //   auto result = cubie::mpi::solve(MPI_COMM_WORLD, s, {n, y0, rho}, settings);
 //   if (result) cubie::write_result(*result, "out", cubie::result_format::npy);  // rank 0
 //
@@ -39,11 +39,11 @@
 #include <vector>
 
 #include "cubie/backends/automatic.hpp"
+#include "cubie/backends/backend.hpp"
 #include "cubie/backends/host.hpp"
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/solve_control.hpp"
-#include "cubie/batch/solver.hpp"
 #include "cubie/core/host_array.hpp"
 #include "cubie/core/invalid_setting.hpp"
 #include "cubie/mpi/communicator.hpp"
@@ -54,6 +54,7 @@
 #include "cubie/mpi/shared_failure.hpp"
 #include "cubie/mpi/sliced_inputs.hpp"
 #include "cubie/mpi/trajectory_slice.hpp"
+#include "cubie/solver/solver.hpp"
 #if defined(__CUDACC__)
 #include "cubie/backends/cuda.hpp"
 #include "cubie/core/cuda_check.hpp"
@@ -116,7 +117,7 @@ void gather_array(const communicator& group, const host_array<U>& local, host_ar
 }  // namespace detail
 
 template <class System, class Algorithm, class Controller, class... Outputs,
-          class Backend = backends::automatic>
+          backend Backend = backends::automatic>
 std::optional<batch_result<typename System::value_type>> solve(
     MPI_Comm comm, const solver<System, Algorithm, Controller, Outputs...>& batch_solver,
     const batch_inputs<typename System::value_type>& inputs,

@@ -19,12 +19,12 @@
 
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
+#include "cubie/core/step_counters.hpp"
 #include "cubie/core/vector.hpp"
-#include "cubie/loop/right_hand_side.hpp"
-#include "cubie/loop/step_counters.hpp"
 #include "cubie/outputs/output_layout.hpp"
 #include "cubie/outputs/time_grid.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/right_hand_side.hpp"
 
 namespace cubie {
 

@@ -66,7 +66,7 @@ concept has_jvp = ode_system<S> &&
 };
 
 /// With drivers, a time_derivative alone misses the drivers' share of df/dt: with a
-/// driver_jacobian it is that times the drivers' rates (loop/right_hand_side.hpp).
+/// driver_jacobian it is that times the drivers' rates (systems/right_hand_side.hpp).
 template <class S>
 concept has_driver_jacobian = ode_system<S> &&
     requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,

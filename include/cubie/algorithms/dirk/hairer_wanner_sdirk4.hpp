@@ -4,8 +4,8 @@
 // stiffly accurate (b is the last row of A). Order conditions:
 // tests/reference/check_dirk_conditions.py.
 
-#include "cubie/algorithms/dirk.hpp"
-#include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/algorithms/dirk/dirk.hpp"
+#include "cubie/algorithms/dirk/dirk_tableau.hpp"
 #include "cubie/linear/newton_krylov.hpp"
 
 namespace cubie {

@@ -4,8 +4,8 @@
 // IV.3). No error estimate: fixed steps only. Order conditions:
 // tests/reference/check_dirk_conditions.py.
 
-#include "cubie/algorithms/dirk.hpp"
-#include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/algorithms/dirk/dirk.hpp"
+#include "cubie/algorithms/dirk/dirk_tableau.hpp"
 
 namespace cubie {
 

@@ -7,8 +7,8 @@
 // coefficients are the paper's formulas in gamma, evaluated in 40-digit arithmetic.
 // Order conditions: tests/reference/check_dirk_conditions.py.
 
-#include "cubie/algorithms/dirk.hpp"
-#include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/algorithms/dirk/dirk.hpp"
+#include "cubie/algorithms/dirk/dirk_tableau.hpp"
 #include "cubie/linear/newton_krylov.hpp"
 
 namespace cubie {

@@ -6,8 +6,8 @@
 // Coefficients to the 17 digits of the paper's table. Order conditions:
 // tests/reference/check_dirk_conditions.py.
 
-#include "cubie/algorithms/dirk.hpp"
-#include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/algorithms/dirk/dirk.hpp"
+#include "cubie/algorithms/dirk/dirk_tableau.hpp"
 #include "cubie/linear/newton_krylov.hpp"
 
 namespace cubie {

@@ -4,8 +4,8 @@
 // order 2, L-stable and stiffly accurate (b is the last row of A). No error estimate: fixed
 // steps only. Order conditions: tests/reference/check_dirk_conditions.py.
 
-#include "cubie/algorithms/dirk.hpp"
-#include "cubie/algorithms/dirk_tableau.hpp"
+#include "cubie/algorithms/dirk/dirk.hpp"
+#include "cubie/algorithms/dirk/dirk_tableau.hpp"
 
 namespace cubie {
 

@@ -2,8 +2,8 @@
 // Bogacki-Shampine 3(2) (Bogacki & Shampine, 1989): four stages, FSAL, third-order solution
 // with a second-order embedded error estimate (the pair behind MATLAB's ode23).
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

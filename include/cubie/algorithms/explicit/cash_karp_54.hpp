@@ -2,8 +2,8 @@
 // Cash-Karp 5(4) (Cash & Karp, 1990): six stages, fifth-order solution with a fourth-order
 // embedded error estimate.
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

@@ -3,8 +3,8 @@
 // with a fourth-order embedded error estimate (the pair behind MATLAB's ode45 and SciPy's
 // RK45).
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

@@ -3,8 +3,8 @@
 // eighth-order solution with fifth- and third-order embedded solutions whose errors DOP853
 // combines into one estimate. Coefficients as in SciPy's dop853_coefficients.py.
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

@@ -2,8 +2,8 @@
 // Runge-Kutta-Fehlberg 4(5) (Fehlberg, 1969): six stages, fourth-order solution (propagated)
 // with a fifth-order embedded solution for the error estimate.
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

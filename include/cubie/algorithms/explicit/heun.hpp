@@ -1,8 +1,8 @@
 #pragma once
 // Heun's method (explicit trapezoidal rule; Heun, 1900): two stages, second order.
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

@@ -2,8 +2,8 @@
 // Ralston's second-order method (Ralston, 1962): two stages, second order, chosen to minimise
 // the truncation error bound among two-stage methods.
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

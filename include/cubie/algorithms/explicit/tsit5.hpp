@@ -3,8 +3,8 @@
 // fourth-order embedded error estimate. Coefficients are the values of OrdinaryDiffEq.jl's
 // Tsit5 tableau, rounded to 21 significant digits.
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

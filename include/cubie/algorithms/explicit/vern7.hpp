@@ -2,8 +2,8 @@
 // Verner's "most efficient" 7(6) pair (J. H. Verner, 2010): ten stages, seventh-order
 // solution with a sixth-order embedded error estimate (OrdinaryDiffEq.jl's Vern7).
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

@@ -3,8 +3,8 @@
 // solution with an eighth-order embedded error estimate (OrdinaryDiffEq.jl's Vern9). Entries
 // involving sqrt(6), or too long for a line as rationals, are 21-digit decimals.
 
-#include "cubie/algorithms/butcher_tableau.hpp"
-#include "cubie/algorithms/explicit_runge_kutta.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/explicit_runge_kutta.hpp"
 
 namespace cubie {
 

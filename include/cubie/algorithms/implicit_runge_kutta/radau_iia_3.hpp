@@ -28,8 +28,8 @@
 // Coefficients: exact fractions, and sqrt 2 in 20 digits. Checked in 50 digits by
 // tests/reference/check_implicit_rk_conditions.py.
 
-#include "cubie/algorithms/implicit_runge_kutta.hpp"
-#include "cubie/algorithms/implicit_runge_kutta_tableau.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta_tableau.hpp"
 
 namespace cubie {
 

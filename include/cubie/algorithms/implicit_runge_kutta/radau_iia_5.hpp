@@ -17,8 +17,8 @@
 // evaluated in 50-digit arithmetic (T agrees with RADAU5's 20 digits). Checked in 50 digits by
 // tests/reference/check_implicit_rk_conditions.py.
 
-#include "cubie/algorithms/implicit_runge_kutta.hpp"
-#include "cubie/algorithms/implicit_runge_kutta_tableau.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta_tableau.hpp"
 
 namespace cubie {
 

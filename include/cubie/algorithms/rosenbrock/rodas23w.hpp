@@ -12,8 +12,8 @@
 // tests/reference/check_rosenbrock_conditions.py checks that the coefficients are rodas3p's
 // with m and m_hat exchanged, and the Rosenbrock and W-order conditions.
 
-#include "cubie/algorithms/rosenbrock.hpp"
-#include "cubie/algorithms/rosenbrock_tableau.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
 
 namespace cubie {
 

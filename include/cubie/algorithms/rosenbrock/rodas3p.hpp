@@ -6,8 +6,8 @@
 // third stage is evaluated at (t, y) and the fifth shares the fourth one's point: they cost no
 // evaluation of f. Order conditions: tests/reference/check_rosenbrock_conditions.py.
 
-#include "cubie/algorithms/rosenbrock.hpp"
-#include "cubie/algorithms/rosenbrock_tableau.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
 
 namespace cubie {
 

@@ -6,8 +6,8 @@
 // one is that point, so the error estimate is U_6. Order conditions:
 // tests/reference/check_rosenbrock_conditions.py.
 
-#include "cubie/algorithms/rosenbrock.hpp"
-#include "cubie/algorithms/rosenbrock_tableau.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
 
 namespace cubie {
 

@@ -6,8 +6,8 @@
 // form, gamma = 1/2 + sqrt(3)/6). The third stage shares the second one's point, so it costs
 // no evaluation of f. Order conditions: tests/reference/check_rosenbrock_conditions.py.
 
-#include "cubie/algorithms/rosenbrock.hpp"
-#include "cubie/algorithms/rosenbrock_tableau.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
 
 namespace cubie {
 

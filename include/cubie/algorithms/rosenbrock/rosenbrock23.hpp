@@ -35,8 +35,8 @@
 // Here f(t + h, y_new) is not reused as the next step's f(t, y) (the stepper is not FSAL):
 // each step evaluates f three times besides the loop's f at the step's start.
 
-#include "cubie/algorithms/rosenbrock.hpp"
-#include "cubie/algorithms/rosenbrock_tableau.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
 
 namespace cubie {
 

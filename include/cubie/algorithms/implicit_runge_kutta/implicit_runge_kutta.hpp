@@ -61,9 +61,9 @@
 // O(h^(s+1)) (stage order s): dense_order = s. The step's increments Z are the dense stages;
 // prepare_dense_output has nothing to add.
 //
-// The calling convention is dirk.hpp's: f is a right_hand_side (loop/right_hand_side.hpp),
+// The calling convention is dirk.hpp's: f is a right_hand_side (systems/right_hand_side.hpp),
 // dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL). The method is implicit
-// (algorithms/implicit_step.hpp): its report counts the Newton iterations and one linear
+// (linear/implicit_step_report.hpp): its report counts the Newton iterations and one linear
 // iteration per LU solve, real or complex (one per block per Newton iteration, one or two for
 // the error estimate). A singular iteration matrix (dense_lu::factor fails) fails the step
 // with step_failure::singular_matrix, a failed iteration with step_failure::newton_divergence:
@@ -76,14 +76,14 @@
 #include <cuda/std/complex>
 #include <cuda/std/limits>
 
-#include "cubie/algorithms/implicit_runge_kutta_tableau.hpp"
-#include "cubie/algorithms/implicit_step.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta_tableau.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/complex_dense_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
+#include "cubie/linear/implicit_step_report.hpp"
 
 namespace cubie {
 

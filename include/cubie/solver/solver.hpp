@@ -2,7 +2,7 @@
 // solver<System, Algorithm, Controller, Outputs...>: integrates a batch of independent
 // trajectories.
 //
-//   cubie::solver<cubie::systems::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
+//   cubie::solver<cubie::catalogue::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
 //   auto result = s.solve({n, y0, rho}, settings);            // backends::automatic
 //   auto result = s.solve({n, y0, rho}, settings, cubie::backends::host{});
 //   auto result = s.solve({n, y0, rho}, settings,
@@ -30,16 +30,18 @@
 #include <type_traits>
 #include <vector>
 
+#include "cubie/algorithms/stepper.hpp"
 #include "cubie/backends/automatic.hpp"
+#include "cubie/backends/backend.hpp"
 #include "cubie/backends/host.hpp"
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/output_plan.hpp"
 #include "cubie/batch/solve_control.hpp"
+#include "cubie/batch/solve_settings.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/controllers/controller.hpp"
 #include "cubie/core/host_memory.hpp"
-#include "cubie/loop/solve_settings.hpp"
 #include "cubie/outputs/output_policies.hpp"
 #include "cubie/systems/ode_system.hpp"
 #if defined(__CUDACC__)
@@ -51,7 +53,7 @@
 
 namespace cubie {
 
-template <ode_system System, class Algorithm, step_controller Controller, class... Outputs>
+template <ode_system System, stepper Algorithm, step_controller Controller, class... Outputs>
 class solver {
     using layout = output_layout<System, Outputs...>;
     using plan_type = output_plan<System, Controller, Outputs...>;
@@ -69,7 +71,7 @@ public:
         return make_output_plan<System, Controller, Outputs...>(settings);
     }
 
-    template <class Backend = backends::automatic>
+    template <backend Backend = backends::automatic>
     batch_result<value_type> solve(const batch_inputs<value_type>& inputs,
                                    const settings_type& settings, Backend backend = {},
                                    const solve_control& control = {}) const
@@ -83,7 +85,7 @@ public:
     /// of one shape allocate nothing, and write pages that are already mapped (a fresh
     /// result's first touch of each page is a fault, which dominated the end-to-end time of
     /// large batches). The result is overwritten only once inputs and settings are valid.
-    template <class Backend = backends::automatic>
+    template <backend Backend = backends::automatic>
     void solve(const batch_inputs<value_type>& inputs, const settings_type& settings,
                batch_result<value_type>& result, Backend backend = {},
                const solve_control& control = {}) const {

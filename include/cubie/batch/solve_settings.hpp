@@ -118,7 +118,7 @@ inline std::vector<double> per_state(const std::vector<double>& v, int n, const 
 
 /// Validates user settings and converts them for the loop. Throws std::invalid_argument
 /// whose message names the setting and its value.
-template <class Algorithm, step_controller Controller, ode_system System>
+template <stepper Algorithm, step_controller Controller, ode_system System>
 integration_settings<Algorithm, Controller, System> make_integration_settings(
     const solve_settings<Controller>& s) {
     using T = typename System::value_type;
@@ -163,9 +163,9 @@ integration_settings<Algorithm, Controller, System> make_integration_settings(
         static_assert(adaptive_controller<Controller>,
                       "an adaptive controller needs settings (validate, make_parameters), "
                       "state<T>, parameters<T> and decide(): see controllers/controller.hpp");
-        static_assert(Algorithm::has_error_estimate,
+        static_assert(embedded_stepper<Algorithm>,
                       "adaptive controllers need an algorithm with an embedded error "
-                      "estimate; use fixed_step with this method");
+                      "estimate (step_with_error); use fixed_step with this method");
         if (!(s.dt_min >= 0) || !std::isfinite(s.dt_min))
             invalid_setting("dt_min", s.dt_min, "must be non-negative and finite");
         if (!(s.dt_max > 0)) invalid_setting("dt_max", s.dt_max, "must be positive");

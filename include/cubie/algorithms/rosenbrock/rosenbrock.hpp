@@ -11,11 +11,11 @@
 // takes that stage's f instead of evaluating it again (ROS3P, Rodas3P).
 //
 // The calling convention is explicit_runge_kutta's, so integrate() and the solver take a
-// Rosenbrock method unchanged: f is a right_hand_side (loop/right_hand_side.hpp), which also
+// Rosenbrock method unchanged: f is a right_hand_side (systems/right_hand_side.hpp), which also
 // gives J (analytic or by differences) and df/dt; dydt holds f(t, y) on entry; dydt_new is
 // untouched (no FSAL).
 //
-// The method is implicit (algorithms/implicit_step.hpp): its report counts one linear
+// The method is implicit (linear/implicit_step_report.hpp): its report counts one linear
 // iteration per stage (one LU solve each) and no Newton iterations. A singular W
 // (dense_lu::factor fails: W is singular to working precision, or J holds a NaN or Inf)
 // fails the step with step_failure::singular_matrix: step_with_error returns an infinite
@@ -27,13 +27,13 @@
 #include <cuda/std/array>
 #include <cuda/std/limits>
 
-#include "cubie/algorithms/implicit_step.hpp"
-#include "cubie/algorithms/rosenbrock_tableau.hpp"
+#include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/dense_lu.hpp"
+#include "cubie/linear/implicit_step_report.hpp"
 
 namespace cubie {
 

@@ -6,7 +6,7 @@
 // derivatives live in a fixed-size array that stays in registers on the GPU.
 //
 // Calling convention shared by the integration loop:
-//   f         f(t, y, dydt): the trajectory's right-hand side (loop/right_hand_side.hpp)
+//   f         f(t, y, dydt): the trajectory's right-hand side (systems/right_hand_side.hpp)
 //   dydt      holds f(t, y) on entry (the first stage, never re-evaluated on rejection)
 //   y_new     receives the propagated solution at t + dt
 //   dydt_new  receives f(t + dt, y_new) when the tableau is FSAL (untouched otherwise)
@@ -20,7 +20,7 @@
 #include <cuda/std/cmath>
 #include <cuda/std/type_traits>
 
-#include "cubie/algorithms/butcher_tableau.hpp"
+#include "cubie/algorithms/explicit/butcher_tableau.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
@@ -83,7 +83,7 @@ struct explicit_runge_kutta {
     }
 
     /// One step without error estimate (fixed-step integration). F is f(t, y, dydt), a
-    /// right_hand_side (cubie/loop/right_hand_side.hpp).
+    /// right_hand_side (cubie/systems/right_hand_side.hpp).
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& dydt_new) {

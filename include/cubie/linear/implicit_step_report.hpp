@@ -5,10 +5,10 @@
 // with the status of its last failure (core/status.hpp).
 //
 // Implicit algorithms declare `static constexpr bool implicit = true` and take an
-// implicit_step_report& after the arguments of explicit_runge_kutta's step and
-// step_with_error. A failed step sets `failure`; step_with_error then returns an infinite
-// error norm (the controllers reject it with their smallest factor) and the fixed-step
-// `step` writes NaN into y_new.
+// implicit_step_report& after the other arguments of their steps (algorithms/stepper.hpp).
+// A failed step sets `failure`; step_with_error then returns an infinite error norm (the
+// controllers reject it with their smallest factor) and the fixed-step `step` writes NaN
+// into y_new.
 
 #include <cstdint>
 
@@ -30,15 +30,6 @@ struct implicit_step_report {
     std::uint32_t linear_iterations = 0;  ///< Krylov iterations; one per direct (LU) solve
     step_failure failure = step_failure::none;
 };
-
-/// Algorithms whose steps take an implicit_step_report.
-template <class Algorithm>
-constexpr bool is_implicit() {
-    if constexpr (requires { Algorithm::implicit; })
-        return Algorithm::implicit;
-    else
-        return false;
-}
 
 /// The status of a trajectory that ends on a failed implicit step.
 constexpr status status_of(step_failure f) {

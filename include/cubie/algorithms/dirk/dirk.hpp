@@ -83,8 +83,8 @@
 // direct method's errors. Direct solves are exact and ignore the tolerance.
 //
 // The calling convention is explicit_runge_kutta's: f is a right_hand_side
-// (loop/right_hand_side.hpp), dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL).
-// The method is implicit (algorithms/implicit_step.hpp): its report counts the Newton
+// (systems/right_hand_side.hpp), dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL).
+// The method is implicit (linear/implicit_step_report.hpp): its report counts the Newton
 // iterations and the linear iterations: one per LU solve with direct_lu (one per Newton
 // iteration and one per stage's predictor), the Krylov iterations with newton_krylov. A step
 // fails with
@@ -107,14 +107,14 @@
 
 #include <type_traits>
 
-#include "cubie/algorithms/dirk_tableau.hpp"
-#include "cubie/algorithms/implicit_step.hpp"
+#include "cubie/algorithms/dirk/dirk_tableau.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/joined_name.hpp"
 #include "cubie/core/static_for.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/direct_lu.hpp"
+#include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
 #include "cubie/linear/newton_linear_solver.hpp"
 
