@@ -9,8 +9,8 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["core", "drivers", "systems", "controllers", "linear", "algorithms", "outputs",
-          "loop", "batch", "backends", "solver", "io", "mpi"]
+LAYERS = ["core", "drivers", "systems", "controllers", "linear", "algorithms", "events",
+          "outputs", "loop", "batch", "backends", "solver", "io", "mpi"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"cubie/([a-z_]+)/')
 
 

@@ -10,11 +10,14 @@
 //   linear/       dense LU, GMRES and BiCGSTAB; the Newton linear solvers of implicit methods
 //   algorithms/   the stepper concept; one folder per family (explicit, dirk, rosenbrock,
 //                 implicit_runge_kutta), each with its generic stepper, tableau and methods
+//   events/       the event concept, events<...> lists, root location (ITP), the per-
+//                 trajectory event recorder and the monitor the loop calls after each step
 //   outputs/      output policies: saved series, observables, counters, summary metrics
 //   loop/         integrate(): one trajectory, callable from user kernels
 //   batch/        inputs, settings, output plans and results of a batch
 //   backends/     the backend concept; host (OpenMP) and cuda (nvcc translation units only)
 //   solver/       solver<System, Algorithm, Controller, Outputs...>: validated batch solves
+//                 (events<E...> listed among the outputs)
 //   io/           results written as CSV tables, NPY arrays or HDF5 (cubie::hdf5)
 //   mpi/          a batch split over the ranks of an MPI job (cubie::mpi)
 // Systems themselves live in the catalogue (cubie::catalogue, "cubie/catalogue/<name>.hpp"),
@@ -56,6 +59,8 @@
 #include "cubie/controllers/i_controller.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/controllers/pid_controller.hpp"
+#include "cubie/events/event.hpp"
+#include "cubie/events/event_list.hpp"
 #include "cubie/io/write_result.hpp"
 #include "cubie/linear/newton_krylov.hpp"
 #include "cubie/loop/integrate.hpp"

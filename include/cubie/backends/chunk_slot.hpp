@@ -139,6 +139,7 @@ struct slot_rows {
     std::size_t final_states = 0, per_trajectory = 0;  ///< per_trajectory: statuses, steps
     std::size_t iteration_counts = 0;  ///< implicit methods: 1 (Newton and linear iterations)
     std::size_t saved = 0, saved_counters = 0, summaries = 0;
+    std::size_t event_counts = 0, event_times = 0, event_states = 0;
     bool operator==(const slot_rows&) const = default;
 };
 
@@ -163,7 +164,10 @@ struct chunk_slot {
           linear_iterations(rows.iteration_counts, capacity, staging.outputs),
           saved(rows.saved, capacity, staging.outputs),
           saved_counters(rows.saved_counters, capacity, staging.outputs),
-          summaries(rows.summaries, capacity, staging.outputs) {}
+          summaries(rows.summaries, capacity, staging.outputs),
+          event_counts(rows.event_counts, capacity, staging.outputs),
+          event_times(rows.event_times, capacity, staging.outputs),
+          event_states(rows.event_states, capacity, staging.outputs) {}
     cuda_stream stream;
     staged_rows<T> initial_states, parameters, final_states;
     staged_rows<status> statuses;
@@ -172,6 +176,8 @@ struct chunk_slot {
     staged_rows<T> saved;
     staged_rows<std::uint32_t> saved_counters;
     staged_rows<T> summaries;
+    staged_rows<std::uint32_t> event_counts;
+    staged_rows<T> event_times, event_states;
     cuda_event kernel_stop;
     std::size_t first = 0;  ///< the chunk's first trajectory in the batch
     std::size_t count = 0;

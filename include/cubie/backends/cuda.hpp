@@ -156,9 +156,15 @@ struct cuda {
                                     result.saved.data(),
                                     result.saved_counters.data(),
                                     result.summaries.data(),
+                                    result.event_counts.data(),
+                                    result.event_times.data(),
+                                    result.event_states.data(),
                                     result.saved.size() / n,
                                     result.saved_counters.size() / n,
                                     result.summaries.size() / n,
+                                    result.event_counts.size() / n,
+                                    result.event_times.size() / n,
+                                    result.event_states.size() / n,
                                     std::is_same_v<Result, device_result<T>>};
         solve_shares(task, inputs, place, result, chunk, after_chunk);
     }
@@ -176,7 +182,11 @@ private:
         T* saved;
         std::uint32_t* saved_counters;
         T* summaries;
+        std::uint32_t* event_counts;
+        T* event_times;
+        T* event_states;
         std::size_t saved_rows, counter_rows, summary_rows;  ///< per trajectory
+        std::size_t event_count_rows, event_time_rows, event_state_rows;
         bool on_device;  ///< written in place by the kernels (a device_result)
     };
 
@@ -374,6 +384,9 @@ private:
             rows.saved = out.saved_rows;
             rows.saved_counters = out.counter_rows;
             rows.summaries = out.summary_rows;
+            rows.event_counts = out.event_count_rows;
+            rows.event_times = out.event_time_rows;
+            rows.event_states = out.event_state_rows;
         }
         const slot_staging staging{staged(states_at), staged(parameters_at),
                                    !out.on_device && staged(memory_location::of(out.statuses))};
@@ -400,6 +413,9 @@ private:
                 slot.saved_counters.finish_download(offset(out.saved_counters, at), n, count,
                                                     copies);
                 slot.summaries.finish_download(offset(out.summaries, at), n, count, copies);
+                slot.event_counts.finish_download(offset(out.event_counts, at), n, count, copies);
+                slot.event_times.finish_download(offset(out.event_times, at), n, count, copies);
+                slot.event_states.finish_download(offset(out.event_states, at), n, count, copies);
                 copies.run();
             }
             slot.busy = false;
@@ -434,20 +450,24 @@ private:
                 arrays.rejected_steps = out.rejected_steps + first;
                 arrays.newton_iterations = offset(out.newton_iterations, first);
                 arrays.linear_iterations = offset(out.linear_iterations, first);
-                arrays.outputs = {offset(out.saved, first), offset(out.saved_counters, first),
-                                  offset(out.summaries, first)};
+                arrays.outputs = {offset(out.saved, first),       offset(out.saved_counters, first),
+                                  offset(out.summaries, first),   offset(out.event_counts, first),
+                                  offset(out.event_times, first), offset(out.event_states, first)};
             } else {
                 slot.saved.mark_unrecorded(count, stream);
                 slot.saved_counters.mark_unrecorded(count, stream);
                 slot.summaries.mark_unrecorded(count, stream);
+                slot.event_times.mark_unrecorded(count, stream);
+                slot.event_states.mark_unrecorded(count, stream);
                 arrays.final_states = slot.final_states.device();
                 arrays.statuses = slot.statuses.device();
                 arrays.accepted_steps = slot.accepted_steps.device();
                 arrays.rejected_steps = slot.rejected_steps.device();
                 arrays.newton_iterations = slot.newton_iterations.device();
                 arrays.linear_iterations = slot.linear_iterations.device();
-                arrays.outputs = {slot.saved.device(), slot.saved_counters.device(),
-                                  slot.summaries.device()};
+                arrays.outputs = {slot.saved.device(),       slot.saved_counters.device(),
+                                  slot.summaries.device(),   slot.event_counts.device(),
+                                  slot.event_times.device(), slot.event_states.device()};
                 output_stride = count;
             }
             task.n_trajectories = count;
@@ -471,6 +491,9 @@ private:
                 slot.saved_counters.start_download(offset(out.saved_counters, first), n, count,
                                                    stream);
                 slot.summaries.start_download(offset(out.summaries, first), n, count, stream);
+                slot.event_counts.start_download(offset(out.event_counts, first), n, count, stream);
+                slot.event_times.start_download(offset(out.event_times, first), n, count, stream);
+                slot.event_states.start_download(offset(out.event_states, first), n, count, stream);
             }
         };
 

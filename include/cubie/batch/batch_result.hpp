@@ -10,12 +10,17 @@
 //   saved            [save][saved variable][trajectory]   save_state / save_observables
 //   saved_counters   [save][counter][trajectory]          save_counters
 //   summaries        [window][summary row][trajectory]    summaries<...>
+//   event_counts     [event][trajectory]                  events<...>: occurrences
+//   event_times      [event record][trajectory]           events<...>: the first ones'
+//   event_states     [event record][state][trajectory]      times and states
 //   initial_states   [state][trajectory], parameters [parameter][trajectory]: the inputs,
 //                    where keep_inputs copied them (for result files); else empty
 //
-// Saved values and summaries a trajectory never reached (it failed earlier) are NaN.
+// Saved values and summaries a trajectory never reached (it failed earlier) are NaN, and
+// so are the event records it never filled (an event kept fewer times than its capacity).
 // Views: series(name) is [save][trajectory] of one saved variable; trajectory(i) is
-// [save][saved variable] of one trajectory; summary(row name) is [window][trajectory].
+// [save][saved variable] of one trajectory; summary(row name) is [window][trajectory];
+// event_times_of(event) and event_states_of(event, state) are [occurrence][trajectory].
 
 #include <algorithm>
 #include <cstddef>
@@ -50,6 +55,9 @@ struct batch_result : result_legend<T> {
     host_array<std::uint32_t> saved_counters;  ///< [save][counter][trajectory], since the
                                                ///< previous save (or t0)
     host_array<T> summaries;                   ///< [window][summary row][trajectory]
+    host_array<std::uint32_t> event_counts;    ///< [event][trajectory]: every occurrence
+    host_array<T> event_times;                 ///< [event record][trajectory]
+    host_array<T> event_states;                ///< [event record][state][trajectory]
     /// Buffers the cuda backend keeps for the next solve into this result.
     backend_workspace workspace;
 
@@ -81,6 +89,34 @@ struct batch_result : result_legend<T> {
         return summaries[(window * n_summary_rows() + row) * n_trajectories + trajectory];
     }
 
+    /// How often the event called name occurred in a trajectory (all occurrences, also
+    /// those past its capacity).
+    std::uint32_t event_count(const std::string& event, std::size_t trajectory) const {
+        const std::size_t e = this->event_index(event);
+        this->check_index("trajectory", trajectory, n_trajectories);
+        return event_counts[e * n_trajectories + trajectory];
+    }
+    /// The time of occurrence k (from 0) of the event called name; NaN where the trajectory
+    /// had fewer.
+    T event_time(const std::string& event, std::size_t k, std::size_t trajectory) const {
+        const auto [first, count] = this->event_records(event);
+        this->check_index("occurrence", k, count);
+        this->check_index("trajectory", trajectory, n_trajectories);
+        return event_times[(first + k) * n_trajectories + trajectory];
+    }
+    /// A state at occurrence k of the event called name (before any action there).
+    T event_state(const std::string& event, std::size_t k, int state,
+                  std::size_t trajectory) const {
+        const auto [first, count] = this->event_records(event);
+        this->check_index("occurrence", k, count);
+        this->check_index("state", state, this->n_states);
+        this->check_index("trajectory", trajectory, n_trajectories);
+        return event_states[((first + k) * static_cast<std::size_t>(this->n_states) +
+                             static_cast<std::size_t>(state)) *
+                                n_trajectories +
+                            trajectory];
+    }
+
     /// [save][trajectory] of the saved variable called name.
     result_view<T> series(const std::string& name) const {
         return this->series_of(saved.data(), name);
@@ -90,6 +126,13 @@ struct batch_result : result_legend<T> {
     /// [window][trajectory] of the summary row called name ("x.mean").
     result_view<T> summary(const std::string& name) const {
         return this->summary_of(summaries.data(), name);
+    }
+    /// [occurrence][trajectory] of the kept times, and of one kept state, of an event.
+    result_view<T> event_times_of(const std::string& event) const {
+        return result_legend<T>::event_times_of(event_times.data(), event);
+    }
+    result_view<T> event_states_of(const std::string& event, const std::string& state) const {
+        return result_legend<T>::event_states_of(event_states.data(), event, state);
     }
 
     /// Calls f on every host array, in the order declared.
@@ -104,6 +147,9 @@ struct batch_result : result_legend<T> {
         f(saved);
         f(saved_counters);
         f(summaries);
+        f(event_counts);
+        f(event_times);
+        f(event_states);
     }
 
     /// Why trajectory i stopped, in words ("success", "max_steps_exceeded", ...).
@@ -113,7 +159,7 @@ struct batch_result : result_legend<T> {
     }
 
     /// Marks trajectories [first, first + count) as never integrated: status cancelled, no
-    /// steps or iterations, NaN values, counters of 2^32 - 1. The arrays are sized for
+    /// steps, iterations or events, NaN values, counters of 2^32 - 1. The arrays are sized for
     /// n_trajectories; a whole batch is written by every OpenMP thread.
     void mark_unsolved(std::size_t first, std::size_t count) {
         constexpr T unrecorded = std::numeric_limits<T>::quiet_NaN();
@@ -127,12 +173,15 @@ struct batch_result : result_legend<T> {
         mark(saved, first, count, unrecorded);
         mark(saved_counters, first, count, no_count);
         mark(summaries, first, count, unrecorded);
+        mark(event_counts, first, count, std::uint32_t{0});
+        mark(event_times, first, count, unrecorded);
+        mark(event_states, first, count, unrecorded);
     }
 
-    /// Trajectories whose status is not success.
+    /// Trajectories that failed: neither success nor terminated_by_event.
     std::size_t failures() const {
-        return static_cast<std::size_t>(std::count_if(
-            statuses.begin(), statuses.end(), [](status s) { return s != status::success; }));
+        return static_cast<std::size_t>(std::count_if(statuses.begin(), statuses.end(),
+                                                      [](status s) { return !succeeded(s); }));
     }
 
     // What the batch was solved from, so that result files (io/) name their inputs: empty

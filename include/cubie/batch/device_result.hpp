@@ -39,6 +39,9 @@ struct device_result : result_legend<T> {
     device_buffer<T> saved;                       ///< [save][saved variable][trajectory]
     device_buffer<std::uint32_t> saved_counters;  ///< [save][counter][trajectory]
     device_buffer<T> summaries;                   ///< [window][summary row][trajectory]
+    device_buffer<std::uint32_t> event_counts;    ///< [event][trajectory]
+    device_buffer<T> event_times;                 ///< [event record][trajectory]
+    device_buffer<T> event_states;                ///< [event record][state][trajectory]
     /// Buffers the backend keeps for the next solve into this result (inputs it copies).
     backend_workspace workspace;
 
@@ -50,6 +53,13 @@ struct device_result : result_legend<T> {
     result_view<T> trajectory(std::size_t i) const { return this->trajectory_of(saved.data(), i); }
     result_view<T> summary(const std::string& name) const {
         return this->summary_of(summaries.data(), name);
+    }
+    /// [occurrence][trajectory] device views of an event's kept times and of one state there.
+    result_view<T> event_times_of(const std::string& event) const {
+        return result_legend<T>::event_times_of(event_times.data(), event);
+    }
+    result_view<T> event_states_of(const std::string& event, const std::string& state) const {
+        return result_legend<T>::event_states_of(event_states.data(), event, state);
     }
 
     /// The same result in host memory.
@@ -66,15 +76,25 @@ struct device_result : result_legend<T> {
         copy(saved, r.saved);
         copy(saved_counters, r.saved_counters);
         copy(summaries, r.summaries);
+        copy(event_counts, r.event_counts);
+        copy(event_times, r.event_times);
+        copy(event_states, r.event_states);
         return r;
     }
 
+    /// Rows per trajectory of each array but the states and per-trajectory ones.
+    struct rows {
+        std::size_t iterations = 0;  ///< 1 for implicit methods, else 0
+        std::size_t saved = 0, counters = 0, summaries = 0;
+        std::size_t event_counts = 0, event_times = 0, event_states = 0;
+    };
+
     /// Sizes the arrays for n trajectories on device `d` (the current one), keeping the
     /// buffers that already fit, and marks every trajectory unsolved: status cancelled,
-    /// NaN values, counters 2^32 - 1, no steps or iterations. A solve overwrites what it
-    /// integrates. iteration_rows is 1 for implicit methods, else 0.
-    void prepare(int d, std::size_t n, std::size_t iteration_rows, std::size_t saved_rows,
-                 std::size_t counter_rows, std::size_t summary_rows, cudaStream_t stream) {
+    /// NaN values, counters 2^32 - 1, no steps, iterations or events. A solve overwrites
+    /// what it integrates.
+    void prepare(int d, std::size_t n, const rows& per_trajectory, cudaStream_t stream) {
+        const std::size_t iteration_rows = per_trajectory.iterations;
         const bool moved = d != device;  // buffers on another device are replaced
         device = d;
         fit(final_states, static_cast<std::size_t>(this->n_states) * n, moved);
@@ -83,9 +103,12 @@ struct device_result : result_legend<T> {
         fit(rejected_steps, n, moved);
         fit(newton_iterations, iteration_rows * n, moved);
         fit(linear_iterations, iteration_rows * n, moved);
-        fit(saved, saved_rows * n, moved);
-        fit(saved_counters, counter_rows * n, moved);
-        fit(summaries, summary_rows * n, moved);
+        fit(saved, per_trajectory.saved * n, moved);
+        fit(saved_counters, per_trajectory.counters * n, moved);
+        fit(summaries, per_trajectory.summaries * n, moved);
+        fit(event_counts, per_trajectory.event_counts * n, moved);
+        fit(event_times, per_trajectory.event_times * n, moved);
+        fit(event_states, per_trajectory.event_states * n, moved);
         fill(final_states, 0xFF, stream);  // all bits set: NaN
         fill(statuses, static_cast<int>(status::cancelled), stream);
         fill(accepted_steps, 0, stream);
@@ -95,6 +118,9 @@ struct device_result : result_legend<T> {
         fill(saved, 0xFF, stream);
         fill(saved_counters, 0xFF, stream);
         fill(summaries, 0xFF, stream);
+        fill(event_counts, 0, stream);
+        fill(event_times, 0xFF, stream);
+        fill(event_states, 0xFF, stream);
     }
 
 private:

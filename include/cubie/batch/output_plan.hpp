@@ -31,6 +31,8 @@ struct output_plan {
     std::vector<std::string> counter_names;
     std::vector<T> window_ends;
     std::vector<std::string> summary_legend;
+    std::vector<std::string> event_names;         ///< one per event channel (condition)
+    std::vector<std::string> event_record_names;  ///< "<event>.<k>", one per kept occurrence
 
     /// Values of each output array per trajectory.
     std::size_t saved_per_trajectory() const { return save_times.size() * saved_variables.size(); }
@@ -38,13 +40,20 @@ struct output_plan {
     std::size_t summaries_per_trajectory() const {
         return window_ends.size() * summary_legend.size();
     }
+    std::size_t event_counts_per_trajectory() const { return event_names.size(); }
+    std::size_t event_times_per_trajectory() const { return event_record_names.size(); }
+    std::size_t event_states_per_trajectory() const {
+        return event_record_names.size() * static_cast<std::size_t>(System::n_states);
+    }
     /// Host bytes of a result of n trajectories: final states, statuses, step counts and
     /// the requested outputs.
     double result_bytes(std::size_t n) const {
+        const double values =
+            double(System::n_states + saved_per_trajectory() + summaries_per_trajectory() +
+                   event_times_per_trajectory() + event_states_per_trajectory());
+        const double counts = double(2 + counters_per_trajectory() + event_counts_per_trajectory());
         const double per_trajectory =
-            double(System::n_states + saved_per_trajectory() + summaries_per_trajectory()) *
-                sizeof(T) +
-            sizeof(status) + double(2 + counters_per_trajectory()) * sizeof(std::uint32_t);
+            values * sizeof(T) + sizeof(status) + counts * sizeof(std::uint32_t);
         return per_trajectory * double(n);
     }
 };
@@ -189,6 +198,19 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
                         s.summarise_every != 0 ? s.summarise_every : s.sample_summaries_every,
                         "but this solver keeps no summaries: add summaries<metrics...> to its "
                         "outputs");
+    }
+
+    if constexpr (layout::watches) {
+        const double tolerance = s.event_time_tolerance;
+        if (!(tolerance >= 0) || !std::isfinite(tolerance))
+            invalid_setting("event_time_tolerance", tolerance, "must be non-negative and finite");
+        detail::check_representable<T>("event_time_tolerance", tolerance);
+        targets.events.time_tolerance = T(tolerance);
+        plan.event_names = layout::events_type::channel_names();
+        plan.event_record_names = layout::events_type::record_names();
+    } else if (s.event_time_tolerance != 0) {
+        invalid_setting("event_time_tolerance", s.event_time_tolerance,
+                        "but this solver has no events: add events<...> to its outputs");
     }
     return plan;
 }

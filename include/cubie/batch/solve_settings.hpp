@@ -49,6 +49,9 @@ struct solve_settings {
     /// metrics see (a whole number of which makes a window).
     double summarise_every = 0;
     double sample_summaries_every = 0;
+    /// With events<...>: the time to which crossings are located (absolute); 0 locates them
+    /// to the working precision.
+    double event_time_tolerance = 0;
 };
 
 namespace detail {

@@ -28,7 +28,8 @@ struct batch_arrays {
     std::uint32_t* rejected_steps;
     std::uint32_t* newton_iterations;  ///< implicit methods only, else null
     std::uint32_t* linear_iterations;
-    output_arrays<T> outputs;  ///< what the output policies record; null where not requested
+    output_arrays<T> outputs;  ///< what the output policies (and events) record; null where
+                               ///< not requested
 };
 
 template <stepper Algorithm, step_controller Controller, ode_system System, class... Outputs>
@@ -79,7 +80,10 @@ struct trajectory_task {
         status result;
         if constexpr (layout::records) {
             output_recorder<System, Outputs...> recorder(outputs, i);
-            result = integrate<Algorithm, Controller>(system, settings, y, p, counters, recorder);
+            result = integrate_watching(y, p, counters, recorder, i);
+        } else if constexpr (layout::watches) {
+            no_recorder<System> nothing;
+            result = integrate_watching(y, p, counters, nothing, i);
         } else {
             result = integrate<Algorithm, Controller>(system, settings, y, p, counters);
         }
@@ -92,6 +96,23 @@ struct trajectory_task {
         if constexpr (is_implicit<Algorithm>()) {
             newton_iterations(0, i) = counters.newton_iterations;
             linear_iterations(0, i) = counters.linear_iterations;
+        }
+    }
+
+private:
+    /// integrate() with the solve's events, where it has any, whose counts are then written.
+    template <class Recorder>
+    CUBIE_HD status integrate_watching(state_t<System>& y, parameters_t<System>& p,
+                                       step_counters& counters, Recorder& recorder,
+                                       std::size_t i) const {
+        if constexpr (layout::watches) {
+            event_recorder<System, typename layout::event_list> events(outputs.events, i);
+            const status result = integrate<Algorithm, Controller>(system, settings, y, p, counters,
+                                                                   recorder, events);
+            events.write_counts();
+            return result;
+        } else {
+            return integrate<Algorithm, Controller>(system, settings, y, p, counters, recorder);
         }
     }
 };

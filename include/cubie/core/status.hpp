@@ -21,13 +21,23 @@ enum class status : std::uint8_t {
     singular_matrix = 6,        ///< the iteration matrix was singular to working precision
     newton_divergence = 7,      ///< the Newton iteration diverged or did not converge
     linear_solver_failure = 8,  ///< an iterative linear solver broke down or did not converge
+    // Not a failure: an event whose action is terminate (events/event.hpp) ended the
+    // trajectory where its condition crossed zero, before t_end.
+    terminated_by_event = 9,  ///< stopped by an event; the state is the one at the event
 };
 
 /// Every status, in the order of their codes (result files write their names as a legend).
 inline constexpr status all_statuses[] = {
-    status::success,         status::max_steps_exceeded, status::step_size_underflow,
-    status::nonfinite_state, status::nonfinite_input,    status::cancelled,
-    status::singular_matrix, status::newton_divergence,  status::linear_solver_failure,
+    status::success,
+    status::max_steps_exceeded,
+    status::step_size_underflow,
+    status::nonfinite_state,
+    status::nonfinite_input,
+    status::cancelled,
+    status::singular_matrix,
+    status::newton_divergence,
+    status::linear_solver_failure,
+    status::terminated_by_event,
 };
 static_assert(
     [] {
@@ -58,8 +68,15 @@ constexpr const char* to_string(status s) {
             return "newton_divergence";
         case status::linear_solver_failure:
             return "linear_solver_failure";
+        case status::terminated_by_event:
+            return "terminated_by_event";
     }
     return "unknown";
+}
+
+/// Whether a trajectory ended as asked: at t_end, or where one of its events terminated it.
+constexpr bool succeeded(status s) {
+    return s == status::success || s == status::terminated_by_event;
 }
 
 }  // namespace cubie

@@ -3,17 +3,22 @@
 // reads directly:
 //
 //   final.csv      trajectory, status, <state names...>, accepted_steps, rejected_steps
-//                  (then newton_iterations, linear_iterations for implicit methods)
+//                  (then newton_iterations, linear_iterations for implicit methods, and
+//                  <event>.count for each event)
 //   series.csv     trajectory, time, <saved variables...>, <counter names...>
 //                  (a row per trajectory and save; where anything is saved)
 //   summaries.csv  trajectory, window_end, <summary legend...>
 //                  (a row per trajectory and window; where summaries are)
+//   events.csv     trajectory, event, occurrence, time, <state names...>
+//                  (a row per kept occurrence, in trajectory and then record order; where
+//                  events keep any)
 //   inputs.csv     trajectory, <state names...> (initial values), <parameter names...>
 //                  (where the result kept its inputs: batch_result::keep_inputs)
 //
 // Statuses are written by name ("success", "nonfinite_state"), numbers in the shortest
 // form that reads back exactly (csv.hpp), values a failed trajectory never reached "nan".
 
+#include <algorithm>
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -62,15 +67,39 @@ void write_result_csv(const batch_result<T>& r, const std::filesystem::path& dir
     final_table.field("accepted_steps").field("rejected_steps");
     const bool iterated = !r.newton_iterations.empty();
     if (iterated) final_table.field("newton_iterations").field("linear_iterations");
+    for (const std::string& event : r.event_names) final_table.field(event + ".count");
     final_table.end_row();
     for (std::size_t i = 0; i < r.n_trajectories; ++i) {
         final_table.field(i).field(to_string(r.statuses[i]));
         for (int s = 0; s < r.n_states; ++s) final_table.field(r.final_state(s, i));
         final_table.field(r.accepted_steps[i]).field(r.rejected_steps[i]);
         if (iterated) final_table.field(r.newton_iterations[i]).field(r.linear_iterations[i]);
+        for (std::size_t e = 0; e < r.n_event_channels(); ++e)
+            final_table.field(r.event_counts[e * r.n_trajectories + i]);
         final_table.end_row();
     }
     final_table.close();
+
+    const std::filesystem::path events = directory / "events.csv";
+    if (r.event_record_names.empty()) {
+        detail::remove_stale_result_file(events);
+    } else {
+        csv_writer table(events);
+        table.field("trajectory").field("event").field("occurrence").field("time");
+        for (const std::string& name : r.state_names) table.field(name);
+        table.end_row();
+        for (std::size_t i = 0; i < r.n_trajectories; ++i)
+            for (const std::string& event : r.event_names) {
+                const auto [first, capacity] = r.event_records(event);
+                const std::size_t kept = std::min<std::size_t>(capacity, r.event_count(event, i));
+                for (std::size_t k = 0; k < kept; ++k) {
+                    table.field(i).field(event).field(k).field(r.event_time(event, k, i));
+                    for (int s = 0; s < r.n_states; ++s) table.field(r.event_state(event, k, s, i));
+                    table.end_row();
+                }
+            }
+        table.close();
+    }
 
     const std::filesystem::path inputs = directory / "inputs.csv";
     if (r.initial_states.empty() && r.parameter_names.empty()) {

@@ -16,13 +16,17 @@
 //   saved_counters  [save][counter][trajectory]        counter_names    counters
 //   window_ends     [window]
 //   summaries       [window][summary row][trajectory]  summary_legend   rows
+//   event_counts    [event][trajectory]                event_names      events
+//   event_times     [event record][trajectory]         event_record_names  records
+//   event_states    [event record][state][trajectory]  state_names      states
 //
 // The inputs (initial_states, parameters) are there where batch_result::keep_inputs copied
 // them. The statuses' legend names every code: status_names[code] (core/status.hpp).
 // final_states, statuses and the step counts are always there; the iteration counts where
 // the result holds them; saved,
 // saved_counters and summaries where their legend names any row, save_times and window_ends where
-// saves or windows are.
+// saves or windows are; event_counts where events are, event_times and event_states where
+// they keep any record (rows named by event_record_names, NaN where not reached).
 
 #include <cstddef>
 #include <map>
@@ -103,6 +107,13 @@ void for_each_result_array(Result& r, Visit&& visit) {
     visit(array("window_ends", r.window_ends, {windows}, false, windows > 0 || summarised));
     visit(array("summaries", r.summaries, {windows, r.summary_legend.size(), n}, false, summarised,
                 &r.summary_legend, "summary_legend", "rows"));
+    const std::size_t records = r.event_record_names.size();
+    visit(array("event_counts", r.event_counts, {r.event_names.size(), n}, false,
+                !r.event_names.empty(), &r.event_names, "event_names", "events"));
+    visit(array("event_times", r.event_times, {records, n}, false, records > 0,
+                &r.event_record_names, "event_record_names", "records"));
+    visit(array("event_states", r.event_states, {records, r.state_names.size(), n}, false,
+                records > 0, &r.state_names, "state_names", "states"));
 }
 
 /// Throws std::invalid_argument, naming the array, unless every array of r holds as many

@@ -8,9 +8,10 @@
 // re-evaluates it, and FSAL methods take it from their last stage.
 //
 // Each pass of the loop is: the next step (next_step: its length, landing on t_end or on
-// an output time), its attempt (attempt), then accept (outputs inside the step, advance,
-// outputs at its end) or reject, and the controller's next dt (next_dt), which ends the
-// trajectory where it underflows.
+// an output time), its attempt (attempt), then accept (its events, outputs inside the step,
+// advance, outputs at its end) or reject, and the controller's next dt (next_dt), which
+// ends the trajectory where it underflows. Events (events/event_monitor.hpp) are one hook
+// in accept: watch_events, compiled only for a solve that has them.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -20,8 +21,10 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/core/step_counters.hpp"
+#include "cubie/events/event_monitor.hpp"
 #include "cubie/loop/integration_settings.hpp"
 #include "cubie/loop/step_attempt.hpp"
+#include "cubie/loop/step_interpolant.hpp"
 #include "cubie/systems/right_hand_side.hpp"
 
 namespace cubie::detail {
@@ -39,7 +42,8 @@ CUBIE_HD T adaptive_duration(const Settings& s) {
                : ends;
 }
 
-template <stepper Algorithm, step_controller Controller, class System, class Recorder>
+template <stepper Algorithm, step_controller Controller, class System, class Recorder,
+          class Monitor = no_event_monitor>
 class adaptive_loop {
     using T = typename System::value_type;
     using settings_type = integration_settings<Algorithm, Controller, System>;
@@ -47,6 +51,11 @@ class adaptive_loop {
     /// Outputs inside a step come from the method's interpolant when it has one; otherwise
     /// the step that would pass an output time is shortened to land on it.
     static constexpr bool interpolates = Recorder::records && has_dense_output<Algorithm>();
+    static constexpr bool watches = Monitor::watches;
+    /// Events are located on the method's interpolant where it has one, so its stages are
+    /// kept for them too; else on the step's Hermite interpolant.
+    static constexpr bool dense = has_dense_output<Algorithm>() && (Recorder::records || watches);
+    using interpolant = step_interpolant<Algorithm, System, dense>;
 
     /// A step about to be attempted: from `elapsed` to `end` (since t0), of length h.
     struct planned_step {
@@ -57,12 +66,14 @@ class adaptive_loop {
 
 public:
     CUBIE_HD adaptive_loop(const settings_type& s, const right_hand_side<System>& f,
-                           state_t<System>& y, step_counters& counters, Recorder& recorder)
+                           state_t<System>& y, step_counters& counters, Recorder& recorder,
+                           Monitor& monitor)
         : s_(s),
           f_(f),
           y_(y),
           counters_(counters),
           recorder_(recorder),
+          monitor_(monitor),
           duration_(adaptive_duration(s)),
           dt_(cuda::std::fmin(s.dt, s.dt_max)) {}
 
@@ -78,7 +89,7 @@ public:
                                    finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
             T dt_next = decision.factor * step.h;
             if (decision.accept) {
-                accept(step);
+                if (!accept(step)) return status::terminated_by_event;
                 if (elapsed_ >= duration_) break;
                 // A step shortened to reach an output time says nothing against the step
                 // the controller had proposed.
@@ -112,7 +123,7 @@ private:
         const T t = s_.t0 + elapsed_;
         if (!dydt_current_) f_(t, y_, dydt_);
         dydt_current_ = true;
-        if constexpr (interpolates)
+        if constexpr (dense)
             return attempt_step<Algorithm>(f_, t, h, y_, dydt_, y_new_, dydt_new_, counters_,
                                            last_failure_, s_.tol, k_);
         else
@@ -120,31 +131,59 @@ private:
                                            last_failure_, s_.tol);
     }
 
-    /// Takes an accepted step: the outputs due inside it from the interpolant, the new
-    /// state (FSAL methods hand over f(t_new, y_new)), then the outputs due at its end.
-    CUBIE_HD void accept(const planned_step& step) {
-        if constexpr (interpolates) record_inside(step);
+    /// Takes an accepted step: its events, the outputs due inside it from the interpolant,
+    /// the new state (FSAL methods hand over f(t_new, y_new)), then the outputs due at its
+    /// end. False where an event terminated the trajectory.
+    CUBIE_HD bool accept(planned_step step) {
+        interpolant inside(f_, s_.t0 + elapsed_, step.h, time_at(step.end), y_, dydt_, y_new_,
+                           dydt_new_, k_);
+        [[maybe_unused]] event_stop<T> stop{};
+        if constexpr (watches) stop = watch_events(step, inside);
+        if constexpr (interpolates) record_inside(step, inside);
         y_ = y_new_;
         if constexpr (Algorithm::fsal) dydt_ = dydt_new_;
         dydt_current_ = Algorithm::fsal;
         ++counters_.accepted;
         elapsed_ = step.end;
+        if constexpr (watches) restart_after(stop, inside);
         if constexpr (Recorder::records)
             while (recorder_.next_since_t0() <= elapsed_)
                 recorder_.record(f_, time_at(elapsed_), y_, counters_);
+        return !stop.terminated;
     }
 
-    /// The outputs due strictly inside an accepted step, from its interpolant.
-    CUBIE_HD void record_inside(const planned_step& step) {
+    /// The events of an accepted step: where an acting one fired, the step now ends there,
+    /// with the state after its action in y_new_.
+    CUBIE_HD event_stop<T> watch_events(planned_step& step, interpolant& inside) {
+        const step_span<T> span{s_.t0, elapsed_, step.h, time_at(step.end)};
+        const event_stop<T> stop = monitor_.after_step(f_, span, y_new_, inside);
+        if (stop.stopped && stop.theta < 1) step.end = elapsed_ + stop.theta * step.h;
+        return stop;
+    }
+
+    /// After an event acted, the next step starts afresh: f(t, y) is evaluated again (an
+    /// FSAL method's last stage belongs to the step's old end), and where an affect changed
+    /// the state or parameters the controller forgets the error history of the old ones.
+    /// Otherwise f at the step's end, where the events' interpolant evaluated it, is kept.
+    CUBIE_HD void restart_after(const event_stop<T>& stop, const interpolant& inside) {
+        if (stop.stopped) {
+            dydt_current_ = false;
+            if (stop.affected) controller_state_ = {};
+        } else if (inside.end_derivative_evaluated()) {
+            dydt_ = dydt_new_;
+            dydt_current_ = true;
+        }
+    }
+
+    /// The outputs due strictly inside an accepted step (up to its end, which an event may
+    /// have brought forward), from its interpolant.
+    CUBIE_HD void record_inside(const planned_step& step, interpolant& inside) {
         if (!(recorder_.next_since_t0() < step.end)) return;
-        const T t = s_.t0 + elapsed_;
-        Algorithm::prepare_dense_output(f_, t, step.h, y_, k_);
         step_counters reached = counters_;  // this step counts towards them
         ++reached.accepted;
         while (recorder_.next_since_t0() < step.end) {
             state_t<System> y_out{};
-            Algorithm::interpolate(step.h, y_, k_, (recorder_.next_since_t0() - elapsed_) / step.h,
-                                   y_out);
+            inside.at((recorder_.next_since_t0() - elapsed_) / step.h, y_out);
             recorder_.record(f_, recorder_.next_time(), y_out, reached);
         }
     }
@@ -169,12 +208,13 @@ private:
     state_t<System>& y_;
     step_counters& counters_;
     Recorder& recorder_;
+    Monitor& monitor_;
     const T duration_;
     T elapsed_ = 0;
     T dt_;
     state_t<System> dydt_{}, y_new_{}, dydt_new_{};
     bool dydt_current_ = false;  ///< f(t, y) already known? (kept across rejections)
-    typename dense_stages_of<Algorithm, state_t<System>, interpolates>::type k_{};
+    typename dense_stages_of<Algorithm, state_t<System>, dense>::type k_{};
     typename Controller::template state<T> controller_state_{};
     step_failure last_failure_ = step_failure::none;  ///< of an implicit method's step
 };

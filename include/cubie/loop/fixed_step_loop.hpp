@@ -14,25 +14,31 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/core/step_counters.hpp"
+#include "cubie/events/event_monitor.hpp"
 #include "cubie/loop/integration_settings.hpp"
 #include "cubie/loop/step_attempt.hpp"
+#include "cubie/loop/step_interpolant.hpp"
 #include "cubie/systems/right_hand_side.hpp"
 
 namespace cubie::detail {
 
-template <stepper Algorithm, class Controller, class System, class Recorder>
+template <stepper Algorithm, class Controller, class System, class Recorder,
+          class Monitor = no_event_monitor>
 class fixed_step_loop {
     using T = typename System::value_type;
     using settings_type = integration_settings<Algorithm, Controller, System>;
+    static constexpr bool watches = Monitor::watches;
 
 public:
-    /// An explicit loop that records nothing checks its inputs after its first blocks of
-    /// steps; every other loop is given finite inputs.
-    static constexpr bool unchecked_inputs = !Recorder::records && !is_implicit<Algorithm>();
+    /// An explicit loop that records nothing and watches no events checks its inputs after
+    /// its first blocks of steps; every other loop is given finite inputs.
+    static constexpr bool unchecked_inputs =
+        !Recorder::records && !is_implicit<Algorithm>() && !watches;
 
     CUBIE_HD fixed_step_loop(const settings_type& s, const right_hand_side<System>& f,
-                             state_t<System>& y, step_counters& counters, Recorder& recorder)
-        : s_(s), f_(f), y_(y), counters_(counters), recorder_(recorder) {}
+                             state_t<System>& y, step_counters& counters, Recorder& recorder,
+                             Monitor& monitor)
+        : s_(s), f_(f), y_(y), counters_(counters), recorder_(recorder), monitor_(monitor) {}
 
     CUBIE_HD status run(bool finite_input) {
         const std::uint32_t n = s_.fixed_steps;
@@ -40,7 +46,7 @@ public:
         if constexpr (unchecked_inputs) {
             if (!unchecked_blocks(finite_input)) return status::nonfinite_input;
         }
-        if constexpr (Recorder::records && !is_implicit<Algorithm>()) {
+        if constexpr (Recorder::records && !is_implicit<Algorithm>() && !watches) {
             if (!recorded_blocks()) return failed();
         }
         if (n == 0) return status::success;
@@ -61,6 +67,8 @@ private:
     }
 
     CUBIE_HD status failed() const {
+        if constexpr (watches)
+            if (terminated_) return status::terminated_by_event;
         return failure_ != step_failure::none ? status_of(failure_) : status::nonfinite_state;
     }
 
@@ -74,6 +82,7 @@ private:
     /// A step of h from t, false where it ends non-finite; outputs due at `reached` (t + h
     /// but for the last step's, which is t_end) are taken after it.
     CUBIE_HD bool checked_step(T t, T h, T reached) {
+        if constexpr (watches) return watched_step(t, h, reached);
         if constexpr (!Algorithm::fsal) f_(t, y_, dydt_);
         attempt_step<Algorithm>(f_, t, h, y_, dydt_, y_new_, dydt_new_, counters_, failure_);
         if (!all_finite(y_new_)) return false;
@@ -83,6 +92,44 @@ private:
         if constexpr (Recorder::records)
             while (output_due(reached)) recorder_.record(f_, reached, y_, counters_);
         return true;
+    }
+
+    /// checked_step with events: an acting event ends the step where it fired, and a
+    /// step to `reached` follows. False where a step ends non-finite or an event terminated
+    /// the trajectory (terminated_).
+    CUBIE_HD bool watched_step(T t, T h, T reached) {
+        using interpolant = step_interpolant<Algorithm, System, false>;
+        for (;;) {
+            // f(t, y) anew at every step, or, for FSAL methods, after an event acted.
+            if (!Algorithm::fsal || restart_) f_(t, y_, dydt_);
+            restart_ = false;
+            attempt_step<Algorithm>(f_, t, h, y_, dydt_, y_new_, dydt_new_, counters_, failure_);
+            if (!all_finite(y_new_)) return false;
+            typename dense_stages_of<Algorithm, state_t<System>, false>::type no_stages{};
+            interpolant inside(f_, t, h, reached, y_, dydt_, y_new_, dydt_new_, no_stages);
+            const step_span<T> span{T(0), t, h, reached};
+            const event_stop<T> stop = monitor_.after_step(f_, span, y_new_, inside);
+            y_ = y_new_;
+            if constexpr (Algorithm::fsal) dydt_ = dydt_new_;
+            ++counters_.accepted;
+            restart_ = stop.stopped;
+            terminated_ = stop.terminated;
+            if (!stop.stopped || stop.theta >= 1 || stop.terminated) {
+                if (!stop.stopped || stop.theta >= 1) record_at(reached);
+                return !terminated_;
+            }
+            t = span.time(stop.theta);  // on from the event to the grid
+            h = reached - t;
+            if (!(h > 0)) break;
+        }
+        record_at(reached);
+        return true;
+    }
+
+    /// The outputs due at the grid time `reached`.
+    CUBIE_HD void record_at(T reached) {
+        if constexpr (Recorder::records)
+            while (output_due(reached)) recorder_.record(f_, reached, y_, counters_);
     }
 
     /// Step i of dt without the finiteness check (explicit methods only).
@@ -183,9 +230,12 @@ private:
     state_t<System>& y_;
     step_counters& counters_;
     Recorder& recorder_;
+    Monitor& monitor_;
     state_t<System> dydt_{}, y_new_{}, dydt_new_{};
     step_failure failure_ = step_failure::none;
-    std::uint32_t i_ = 0;  ///< the next step to take
+    bool terminated_ = false;  ///< an event ended the trajectory (watched steps)
+    bool restart_ = false;     ///< an event acted: f(t, y) is no longer dydt_
+    std::uint32_t i_ = 0;      ///< the next step to take
 };
 
 }  // namespace cubie::detail

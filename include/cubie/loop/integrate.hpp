@@ -7,13 +7,17 @@
 //   fixed_step_loop.hpp  steps of dt, the last ending on t_end; finiteness checked in blocks
 //   adaptive_loop.hpp    steps the controller sizes over the time since t0; outputs inside a
 //                        step interpolated where the method can
-// and here: the inputs' check, the outputs due at t0, and the choice of loop.
+//   step_interpolant.hpp the state inside an accepted step, for outputs and events
+// and here: the inputs' check, the outputs due at t0, and the choice of loop. Events
+// (events/event_monitor.hpp) come in through the overload that takes an event_recorder.
 
 #include "cubie/algorithms/stepper.hpp"
 #include "cubie/controllers/controller.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/core/step_counters.hpp"
+#include "cubie/events/event_monitor.hpp"
+#include "cubie/events/event_recorder.hpp"
 #include "cubie/loop/adaptive_loop.hpp"
 #include "cubie/loop/fixed_step_loop.hpp"
 #include "cubie/loop/integration_settings.hpp"
@@ -23,6 +27,30 @@
 #include "cubie/systems/right_hand_side.hpp"
 
 namespace cubie {
+
+namespace detail {
+
+/// The outputs due at t0, the events' sides there, then the controller's loop.
+template <stepper Algorithm, step_controller Controller, ode_system System, class Recorder,
+          class Monitor>
+CUBIE_HD status integrate_from_t0(const integration_settings<Algorithm, Controller, System>& s,
+                                  const right_hand_side<System>& f, state_t<System>& y,
+                                  step_counters& counters, Recorder& recorder, Monitor& monitor,
+                                  bool finite_input) {
+    if constexpr (Recorder::records)
+        while (recorder.next_time() <= s.t0) recorder.record(f, s.t0, y, counters);
+    if constexpr (Monitor::watches) monitor.start(f, s.t0, y);
+    if constexpr (Controller::adaptive)
+        return adaptive_loop<Algorithm, Controller, System, Recorder, Monitor>(s, f, y, counters,
+                                                                               recorder, monitor)
+            .run();
+    else
+        return fixed_step_loop<Algorithm, Controller, System, Recorder, Monitor>(s, f, y, counters,
+                                                                                 recorder, monitor)
+            .run(finite_input);
+}
+
+}  // namespace detail
 
 /// Integrates y from settings.t0 to settings.t_end. On return y holds the state at t_end,
 /// or the last finite state reached when the status is not success.
@@ -50,14 +78,24 @@ CUBIE_HD status integrate(const System& sys,
     const bool finite_input = detail::all_finite(y) && detail::all_finite(p);
     if (!checked_later && !finite_input) return status::nonfinite_input;
     const right_hand_side<System> f{sys, p, s.drivers};
-    if constexpr (Recorder::records)
-        while (recorder.next_time() <= s.t0) recorder.record(f, s.t0, y, counters);
-    if constexpr (Controller::adaptive)
-        return detail::adaptive_loop<Algorithm, Controller, System, Recorder>(s, f, y, counters,
-                                                                              recorder)
-            .run();
-    else
-        return fixed_loop(s, f, y, counters, recorder).run(finite_input);
+    no_event_monitor no_events;
+    return detail::integrate_from_t0(s, f, y, counters, recorder, no_events, finite_input);
+}
+
+/// The same, watching the events of `events` (events/event_monitor.hpp): their crossings
+/// are counted and recorded there, and those that act change y and p (the trajectory's
+/// parameters, changed in place) or end the integration, with status::terminated_by_event
+/// and y the state at the event. The caller writes the counts (events.write_counts()).
+template <stepper Algorithm, step_controller Controller, ode_system System, class Recorder,
+          class List>
+CUBIE_HD status integrate(const System& sys,
+                          const integration_settings<Algorithm, Controller, System>& s,
+                          state_t<System>& y, parameters_t<System>& p, step_counters& counters,
+                          Recorder& recorder, event_recorder<System, List>& events) {
+    if (!detail::all_finite(y) || !detail::all_finite(p)) return status::nonfinite_input;
+    const right_hand_side<System> f{sys, p, s.drivers};
+    event_monitor<System, List> monitor(events, p);
+    return detail::integrate_from_t0(s, f, y, counters, recorder, monitor, true);
 }
 
 /// Integrates y from settings.t0 to settings.t_end, recording nothing on the way.

@@ -10,8 +10,8 @@
 //
 // Every rank holds (or views) the whole batch's inputs and passes the same settings.
 // Rank 0 gets the batch_result one process solving the whole batch would return, bit for
-// bit: final states, statuses, step counts, saved series and counters, summaries, legends
-// and times. Its `backend` and `kernel` describe rank 0's own solve of its slice. The
+// bit: final states, statuses, step counts, saved series and counters, summaries, events,
+// legends and times. Its `backend` and `kernel` describe rank 0's own solve of its slice. The
 // other ranks get an empty optional: their slices are part of rank 0's result.
 //
 // backend is each rank's: backends::automatic, when compiled by nvcc and a device is
@@ -95,6 +95,9 @@ batch_result<T> whole_batch_result(const batch_result<T>& own, std::size_t n, do
         r.saved.resize(own.n_saves() * own.n_saved_variables() * n);
         r.saved_counters.resize(own.n_saves() * own.counter_names.size() * n);
         r.summaries.resize(own.n_windows() * own.n_summary_rows() * n);
+        r.event_counts.resize(own.n_event_channels() * n);
+        r.event_times.resize(own.n_event_records() * n);
+        r.event_states.resize(own.n_event_records() * static_cast<std::size_t>(own.n_states) * n);
         return r;
     } catch (const std::bad_alloc&) {
         throw std::runtime_error("cubie::mpi::solve: rank 0 cannot hold the gathered outputs of " +
@@ -186,6 +189,12 @@ std::optional<batch_result<typename System::value_type>> solve(
                          r.n_saves() * r.counter_names.size(), slices);
     detail::gather_array(group, r.summaries, w ? &w->summaries : nullptr,
                          r.n_windows() * r.n_summary_rows(), slices);
+    detail::gather_array(group, r.event_counts, w ? &w->event_counts : nullptr,
+                         r.n_event_channels(), slices);
+    detail::gather_array(group, r.event_times, w ? &w->event_times : nullptr, r.n_event_records(),
+                         slices);
+    detail::gather_array(group, r.event_states, w ? &w->event_states : nullptr,
+                         r.n_event_records() * static_cast<std::size_t>(r.n_states), slices);
     return whole;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // What a list of output policies asks of a solve, worked out at compile time: which
-// series are saved, whether summaries are kept and over how many variables. Nothing that
-// is not requested appears in the recorder or the kernel.
+// series are saved, whether summaries are kept and over how many variables, and which
+// events are watched (an events<...> list among the outputs). Nothing that is not
+// requested appears in the recorder or the kernel.
 
 #include <type_traits>
 
+#include "cubie/events/event_list.hpp"
 #include "cubie/outputs/output_policies.hpp"
 #include "cubie/outputs/summary_windows.hpp"
 #include "cubie/systems/ode_system.hpp"
@@ -32,18 +34,31 @@ struct first_summaries<Head, Tail...> {
         std::conditional_t<is_summaries<Head>, Head, typename first_summaries<Tail...>::type>;
 };
 
+template <class... Outputs>
+struct first_event_list {
+    using type = events<>;
+};
+template <class Head, class... Tail>
+struct first_event_list<Head, Tail...> {
+    using type =
+        std::conditional_t<is_event_list<Head>, Head, typename first_event_list<Tail...>::type>;
+};
+
 }  // namespace detail
 
 template <ode_system System, class... Outputs>
 struct output_layout {
-    static_assert((is_output_policy<Outputs> && ...),
+    static_assert(((is_output_policy<Outputs> || is_event_list<Outputs>)&&...),
                   "unknown output policy: the outputs are save_state, save_observables, "
-                  "save_counters and summaries<metrics...> (outputs/output_policies.hpp)");
+                  "save_counters and summaries<metrics...> (outputs/output_policies.hpp), "
+                  "and events<...> (events/event_list.hpp)");
     template <class Policy>
     static constexpr int count = (0 + ... + (std::is_same_v<Outputs, Policy> ? 1 : 0));
     static_assert(((count<Outputs> == 1) && ...), "an output policy is listed twice");
     static_assert((0 + ... + (is_summaries<Outputs> ? 1 : 0)) <= 1,
                   "list one summaries<...> with every metric in it");
+    static_assert((0 + ... + (is_event_list<Outputs> ? 1 : 0)) <= 1,
+                  "list one events<...> with every event in it");
 
     using T = typename System::value_type;
     static constexpr bool saves_states = count<save_state> == 1;
@@ -65,6 +80,11 @@ struct output_layout {
     using windows_type = typename detail::windows_of<T, n_summarised, summaries_policy>::type;
 
     static constexpr bool records = saves || summarises;
+
+    /// The events<...> listed, or events<> (none).
+    using event_list = typename detail::first_event_list<Outputs...>::type;
+    using events_type = event_layout<System, event_list>;
+    static constexpr bool watches = events_type::channels > 0;
 };
 
 }  // namespace cubie

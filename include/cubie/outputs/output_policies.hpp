@@ -10,7 +10,8 @@
 //                       observable over windows of summarise_every, sampled every
 //                       sample_summaries_every; never stores the series
 //
-// Final states, statuses and total step counts always come back.
+// Final states, statuses and total step counts always come back. Events are listed among
+// the outputs as one events<E...> (events/event_list.hpp).
 
 #include <type_traits>
 

@@ -21,6 +21,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/step_counters.hpp"
 #include "cubie/core/vector.hpp"
+#include "cubie/events/event_recorder.hpp"
 #include "cubie/outputs/output_layout.hpp"
 #include "cubie/outputs/time_grid.hpp"
 #include "cubie/systems/ode_system.hpp"
@@ -37,6 +38,9 @@ struct output_arrays {
     T* saved = nullptr;                       ///< [save][saved variable][trajectory]
     std::uint32_t* saved_counters = nullptr;  ///< [save][counter][trajectory]
     T* summaries = nullptr;                   ///< [window][summary row][trajectory]
+    std::uint32_t* event_counts = nullptr;    ///< [event channel][trajectory]
+    T* event_times = nullptr;                 ///< [event record][trajectory]
+    T* event_states = nullptr;                ///< [event record][state][trajectory]
 };
 
 template <ode_system System, class... Outputs>
@@ -57,6 +61,9 @@ struct output_targets {
     std::uint32_t n_windows = 0;
     batch_view<T> summaries{};
 
+    /// The events' counts and records (events/event_recorder.hpp).
+    event_targets<System, typename layout::event_list> events{};
+
     /// n_trajectories from the pointers on, rows `stride` apart (see batch_view).
     void bind(const output_arrays<T>& a, std::size_t n_trajectories, std::size_t stride) {
         const int n_saves = static_cast<int>(saves.count());
@@ -67,6 +74,8 @@ struct output_targets {
         if constexpr (layout::summarises)
             summaries = {a.summaries, static_cast<int>(n_windows) * layout::windows_type::rows,
                          n_trajectories, stride};
+        if constexpr (layout::watches)
+            events.bind(a.event_counts, a.event_times, a.event_states, n_trajectories, stride);
     }
 };
 

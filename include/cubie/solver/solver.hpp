@@ -1,6 +1,6 @@
 #pragma once
 // solver<System, Algorithm, Controller, Outputs...>: integrates a batch of independent
-// trajectories.
+// trajectories. Events are one more output policy, events<E...> (events/event_list.hpp).
 //
 //   cubie::solver<cubie::catalogue::lorenz<float>, cubie::tsit5, cubie::pi_controller> s;
 //   auto result = s.solve({n, y0, rho}, settings);            // backends::automatic
@@ -157,9 +157,13 @@ public:
         {
             const scoped_device on(device);
             check_device_memory(outputs.result_bytes(n), n, backend.memory_fraction);
-            result.prepare(device, n, iteration_counts, outputs.saved_per_trajectory(),
-                           outputs.counters_per_trajectory(), outputs.summaries_per_trajectory(),
-                           nullptr);
+            result.prepare(
+                device, n,
+                {iteration_counts, outputs.saved_per_trajectory(),
+                 outputs.counters_per_trajectory(), outputs.summaries_per_trajectory(),
+                 outputs.event_counts_per_trajectory(), outputs.event_times_per_trajectory(),
+                 outputs.event_states_per_trajectory()},
+                nullptr);
             CUBIE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
         }
         backends::cuda on_result_device = backend;
@@ -246,6 +250,7 @@ private:
         check(r.final_states), check(r.statuses), check(r.accepted_steps);
         check(r.rejected_steps), check(r.newton_iterations), check(r.linear_iterations);
         check(r.saved), check(r.saved_counters), check(r.summaries);
+        check(r.event_counts), check(r.event_times), check(r.event_states);
         return found;
     }
 #endif
@@ -309,6 +314,9 @@ private:
             allocated |= resize_untouched(r.saved, plan.saved_per_trajectory() * n);
             allocated |= resize_untouched(r.saved_counters, plan.counters_per_trajectory() * n);
             allocated |= resize_untouched(r.summaries, plan.summaries_per_trajectory() * n);
+            allocated |= resize_untouched(r.event_counts, plan.event_counts_per_trajectory() * n);
+            allocated |= resize_untouched(r.event_times, plan.event_times_per_trajectory() * n);
+            allocated |= resize_untouched(r.event_states, plan.event_states_per_trajectory() * n);
         } catch (const std::bad_alloc&) {
             throw std::invalid_argument("the outputs of " + std::to_string(n) +
                                         " trajectories need " + format_value(bytes) +
@@ -334,6 +342,8 @@ private:
         r.counter_names = plan.counter_names;
         r.window_ends = plan.window_ends;
         r.summary_legend = plan.summary_legend;
+        r.event_names = plan.event_names;
+        r.event_record_names = plan.event_record_names;
     }
 
 #if defined(__CUDACC__)
