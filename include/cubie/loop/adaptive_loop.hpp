@@ -183,7 +183,7 @@ private:
         ++reached.accepted;
         while (recorder_.next_since_t0() < step.end) {
             state_t<System> y_out{};
-            inside.at((recorder_.next_since_t0() - elapsed_) / step.h, y_out);
+            inside.inside((recorder_.next_since_t0() - elapsed_) / step.h, y_out);
             recorder_.record(f_, recorder_.next_time(), y_out, reached);
         }
     }

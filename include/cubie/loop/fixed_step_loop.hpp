@@ -233,9 +233,9 @@ private:
     Monitor& monitor_;
     state_t<System> dydt_{}, y_new_{}, dydt_new_{};
     step_failure failure_ = step_failure::none;
+    std::uint32_t i_ = 0;      ///< the next step to take
     bool terminated_ = false;  ///< an event ended the trajectory (watched steps)
     bool restart_ = false;     ///< an event acted: f(t, y) is no longer dydt_
-    std::uint32_t i_ = 0;      ///< the next step to take
 };
 
 }  // namespace cubie::detail

@@ -55,16 +55,18 @@ public:
         return !Dense && !Algorithm::fsal && prepared_;
     }
 
-    /// y(t + theta h), 0 <= theta <= 1.
+    /// y(t + theta h), 0 <= theta <= 1: the step's ends exactly at 0 and 1.
     CUBIE_HD void at(T theta, state& out) {
-        if (theta == 0) {
+        if (theta == 0)
             out = y_;
-            return;
-        }
-        if (theta == 1) {
+        else if (theta == 1)
             out = y_new_;
-            return;
-        }
+        else
+            inside(theta, out);
+    }
+
+    /// y(t + theta h) for 0 < theta < 1.
+    CUBIE_HD void inside(T theta, state& out) {
         prepare();
         if constexpr (Dense) {
             Algorithm::interpolate(h_, y_, k_, theta, out);

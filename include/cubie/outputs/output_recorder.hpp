@@ -43,8 +43,22 @@ struct output_arrays {
     T* event_states = nullptr;                ///< [event record][state][trajectory]
 };
 
+namespace detail {
+struct nothing_summarised {};
+
+/// The events' counts and records (events/event_recorder.hpp), as `events`; an empty base
+/// without events, so that a kernel without them takes the same arguments as ever.
+template <ode_system System, class List, bool Watches = event_layout<System, List>::channels != 0>
+struct event_targets_of {};
+template <ode_system System, class List>
+struct event_targets_of<System, List, true> {
+    event_targets<System, List> events{};
+};
+}  // namespace detail
+
 template <ode_system System, class... Outputs>
-struct output_targets {
+struct output_targets
+    : detail::event_targets_of<System, typename output_layout<System, Outputs...>::event_list> {
     using layout = output_layout<System, Outputs...>;
     using T = typename System::value_type;
 
@@ -61,9 +75,6 @@ struct output_targets {
     std::uint32_t n_windows = 0;
     batch_view<T> summaries{};
 
-    /// The events' counts and records (events/event_recorder.hpp).
-    event_targets<System, typename layout::event_list> events{};
-
     /// n_trajectories from the pointers on, rows `stride` apart (see batch_view).
     void bind(const output_arrays<T>& a, std::size_t n_trajectories, std::size_t stride) {
         const int n_saves = static_cast<int>(saves.count());
@@ -75,13 +86,10 @@ struct output_targets {
             summaries = {a.summaries, static_cast<int>(n_windows) * layout::windows_type::rows,
                          n_trajectories, stride};
         if constexpr (layout::watches)
-            events.bind(a.event_counts, a.event_times, a.event_states, n_trajectories, stride);
+            this->events.bind(a.event_counts, a.event_times, a.event_states, n_trajectories,
+                              stride);
     }
 };
-
-namespace detail {
-struct nothing_summarised {};
-}  // namespace detail
 
 template <ode_system System, class... Outputs>
 class output_recorder {

@@ -13,6 +13,12 @@
     [equations]    dx = "sigma*(y - x)"                   # "dx[i]" = "..." for arrays
     [options]      jacobian = "auto"    # dense Jacobian: true, false, or "auto" (<= 32)
                    namespace = "cubie::catalogue"
+    [[events]]     name = "ground"      # zero crossings of a condition (one table each)
+                   condition = "x"      #   or a list of them
+                   direction = "falling"                  # rising, falling or either
+                   action = "affect"    # record, affect or terminate
+                   affect = { v = "-e*v" }                # new states and parameters
+                   capacity = 8         # occurrences kept per trajectory (default 1)
 
 Every mistake is a DefinitionError naming the file, line and column.
 """
@@ -35,7 +41,15 @@ from cubie_codegen.names import namespace_problem, problem_with
 
 SECTIONS = ("dimensions", "constants", "parameters", "states", "drivers", "observables",
             "equations", "options")
-TOP_LEVEL = ("name", "description") + SECTIONS
+TOP_LEVEL = ("name", "description") + SECTIONS + ("events",)
+EVENT_KEYS = ("name", "description", "condition", "direction", "action", "affect", "capacity")
+DIRECTIONS = ("rising", "falling", "either")
+ACTIONS = ("record", "affect", "terminate")
+# Members of the generated event types, and the list's alias: in a model with events, a
+# constant of one of these names would be hidden inside them.
+EVENT_MEMBERS = ("name", "direction", "action", "capacity", "condition", "affect", "events",
+                 "crossing", "event_action")
+MAX_CAPACITY = 10_000
 AUTO_JACOBIAN_LIMIT = 32  # states; above it a dense Jacobian costs too many registers
 
 
@@ -47,6 +61,20 @@ class Element:
     symbol: sympy.Symbol
     default: Optional[sympy.Rational] = None
     description: str = ""
+
+
+@dataclass
+class Event:
+    """An event: conditions whose zero crossings are located, and what follows them."""
+
+    name: str
+    description: str
+    conditions: list  # expressions; more than one: a vector of conditions
+    direction: str  # rising, falling, either
+    action: str  # record, affect, terminate
+    affects: list  # (target, expression, label): "y[1]" or "p[0]", new value, "v = -e*v"
+    capacity: int
+    source: str  # the condition(s) as written, for the header's comment
 
 
 @dataclass
@@ -66,6 +94,7 @@ class Model:
     time: sympy.Symbol
     emit_jacobian: bool
     constant_symbols: dict = field(default_factory=dict)  # Symbol -> exact value
+    events: list = field(default_factory=list)  # Event
 
 
 def _expression_text(source: str) -> str:
@@ -81,13 +110,23 @@ class _Locator:
 
     KEY = re.compile(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*=\s*""")
     TABLE = re.compile(r"\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
+    ARRAY_TABLE = re.compile(r"\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]")
 
     def __init__(self, path, text):
         self.path = path
         self.keys = {}  # (table, key) -> (line, value column)
         self.tables = {}
         table = ""
+        arrays = {}  # [[name]] tables so far, by name: the k-th is the table "name#k"
         for number, line in enumerate(text.splitlines(), start=1):
+            m = self.ARRAY_TABLE.match(line)
+            if m:
+                k = arrays.get(m.group(1), 0)
+                arrays[m.group(1)] = k + 1
+                table = f"{m.group(1)}#{k}"
+                self.tables.setdefault(table, number)
+                self.tables.setdefault(m.group(1), number)
+                continue
             m = self.TABLE.match(line)
             if m:
                 table = m.group(1)
@@ -292,6 +331,7 @@ class _Reader:
         observables = self.read_observables(self.table(data, "observables"))
         rhs = self.read_equations(self.table(data, "equations"), states)
         emit_jacobian, namespace = self.read_options(self.table(data, "options"), len(states))
+        events = self.read_events(data.get("events", []))
 
         problem = problem_with(type_name)
         if problem:
@@ -301,6 +341,10 @@ class _Reader:
                                   f"{self.quantities[type_name].kind}")
         if type_name in expressions.BUILTIN_NAMES:
             self.fail(where_name, f"the system's name '{type_name}' is a built-in name")
+        for k, event in enumerate(events):
+            if event.name == type_name:
+                self.fail(self.locate.key(f"events#{k}", "name"),
+                          f"event '{event.name}' has the system's name")
 
         constants = [(q.name, q.value, q.description) for q in self.quantities.values()
                      if q.kind == "constant"]
@@ -311,7 +355,7 @@ class _Reader:
                         if q.kind == "dimension"},
             constants=constants, states=states, parameters=parameters, drivers=drivers,
             observables=observables, rhs=rhs, time=self.time, emit_jacobian=emit_jacobian,
-            constant_symbols=self.scope().constant_values())
+            constant_symbols=self.scope().constant_values(), events=events)
 
     def read_dimensions(self, table):
         for key in self.overrides:
@@ -533,3 +577,117 @@ class _Reader:
         if problem:
             self.fail(self.locate.key("options", "namespace"), f"namespace: {problem}")
         return jacobian, namespace
+
+    # -- events ---------------------------------------------------------------------------
+
+    def read_events(self, specs):
+        if not isinstance(specs, list) or not all(isinstance(e, dict) for e in specs):
+            self.fail(self.locate.key("", "events") if ("", "events") in self.locate.keys
+                      else self.locate.table("events"),
+                      "events must be tables of their own: [[events]]")
+        if specs:
+            for q in self.quantities.values():
+                if q.kind == "constant" and q.name in EVENT_MEMBERS:
+                    self.fail(q.location, f"constant '{q.name}' would be hidden by a member "
+                                          "of the generated event types (rename it)")
+        events, seen = [], {}
+        for k, spec in enumerate(specs):
+            event = self.read_event(spec, f"events#{k}", k)
+            if event.name in seen:
+                self.fail(self.locate.key(f"events#{k}", "name"),
+                          f"a second event called '{event.name}' (the first is event "
+                          f"{seen[event.name] + 1})")
+            seen[event.name] = k
+            events.append(event)
+        return events
+
+    def read_event(self, spec, table, k):
+        where = self.locate.table(table)
+        key = lambda name: self.locate.key(table, name)  # noqa: E731
+        self.check_keys(spec, EVENT_KEYS, where, f"event {k + 1}")
+        name = spec.get("name")
+        if name is None:
+            self.fail(where, f"event {k + 1} needs a name: name = \"...\"")
+        if not isinstance(name, str):
+            self.fail(key("name"), "an event's name must be a string")
+        problem = problem_with(name) or (
+            f"'{name}' clashes with a member of the generated event types"
+            if name in EVENT_MEMBERS else "")
+        if problem:
+            self.fail(key("name"), f"event name: {problem}")
+        if name in self.quantities and self.quantities[name].kind == "constant":
+            self.fail(key("name"), f"event '{name}' has the name of a constant")
+        description = self.description(spec, where, name)
+
+        if "condition" not in spec:
+            self.fail(where, f"event '{name}' needs a condition: condition = \"...\" (its "
+                             "zero crossings are the event)")
+        sources = spec["condition"]
+        if isinstance(sources, str):
+            sources = [sources]
+        if not isinstance(sources, list) or not sources or \
+                not all(isinstance(c, str) for c in sources):
+            self.fail(key("condition"), f"condition of event '{name}' must be an expression "
+                                        "string or a non-empty list of them")
+        conditions = [expressions.parse(c, key("condition"), self.scope(),
+                                        what=f"condition of event '{name}'") for c in sources]
+
+        direction = spec.get("direction", "either")
+        if direction not in DIRECTIONS:
+            self.fail(key("direction"), f"direction of event '{name}' must be one of "
+                                        f"{', '.join(DIRECTIONS)}")
+        action = spec.get("action", "record")
+        if action not in ACTIONS:
+            self.fail(key("action"), f"action of event '{name}' must be one of "
+                                     f"{', '.join(ACTIONS)}")
+        capacity = spec.get("capacity", 1)
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or \
+                not 0 <= capacity <= MAX_CAPACITY:
+            self.fail(key("capacity"), f"capacity of event '{name}' must be a whole number "
+                                       f"from 0 to {MAX_CAPACITY}")
+
+        affects = []
+        if action == "affect":
+            table_of = spec.get("affect")
+            if not isinstance(table_of, dict) or not table_of:
+                self.fail(key("affect") if "affect" in spec else key("action"),
+                          f"event '{name}' affects: give the new values as a table, "
+                          "affect = { v = \"-e*v\" }")
+            affects = self.read_affects(table_of, key("affect"), name)
+        elif "affect" in spec:
+            self.fail(key("affect"), f"event '{name}' has an affect but its action is "
+                                     f"'{action}': write action = \"affect\"")
+        return Event(name=name, description=description, conditions=conditions,
+                     direction=direction, action=action, affects=affects, capacity=capacity,
+                     source=" ; ".join(_expression_text(c) for c in sources))
+
+    def read_affects(self, table, where, event):
+        target = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\Z")
+        affects, assigned = [], set()
+        for written, source in table.items():
+            m = target.match(written.strip())
+            q = self.quantities.get(m.group(1)) if m else None
+            if q is None or q.kind not in ("state", "parameter"):
+                self.fail(where, f"event '{event}' affects '{written}', which is neither a "
+                                 "state nor a parameter")
+            if (q.size is None) != (m.group(2) is None):
+                self.fail(where, f"event '{event}' affects '{written}': "
+                                 + (f"'{q.name}' is not an array" if q.size is None else
+                                    f"'{q.name}' is an array: name one element, "
+                                    f"{q.name}[0]"))
+            k = 0 if q.size is None else expressions.parse_index(m.group(2), where,
+                                                                 self.scope(), {})
+            if not 0 <= k < len(q.symbols):
+                self.fail(where, f"event '{event}' affects '{written}': index {k} is outside "
+                                 f"{q.name}[0..{len(q.symbols) - 1}]")
+            symbol = q.symbols[k]
+            if symbol in assigned:
+                self.fail(where, f"event '{event}' affects '{written}' twice")
+            assigned.add(symbol)
+            if not isinstance(source, str):
+                self.fail(where, f"the new value of '{written}' in event '{event}' must be an "
+                                 "expression string")
+            value = expressions.parse(source, where, self.scope(),
+                                      what=f"affect of event '{event}'")
+            affects.append((symbol.name, value, f"{written} = {_expression_text(source)}"))
+        return affects

@@ -254,6 +254,15 @@ class _Header:
         if m.drivers:
             self.emit()
             self.driver_jacobian()
+        for event in m.events:
+            self.emit()
+            self.event(event)
+        if m.events:
+            self.emit()
+            self.emit(f"{INDENT}/// The events, in the order of the definition: cubie::solver<{m.name}<T>,")
+            self.emit(f"{INDENT}/// Method, Controller, Outputs..., {m.name}<T>::events>.")
+            names = ", ".join(e.name for e in m.events)
+            self.emit(f"{INDENT}using events = cubie::events<{names}>;")
         self.emit("};")
         self.emit()
         self.emit(f"}}  // namespace {m.namespace}")
@@ -284,6 +293,8 @@ class _Header:
         self.emit()
         self.emit(CONFIG_INCLUDE)
         self.emit('#include "cubie/core/vector.hpp"')
+        if m.events:
+            self.emit('#include "cubie/events/event_list.hpp"')
         self.emit('#include "cubie/systems/ode_system.hpp"')
         self.emit()
 
@@ -300,6 +311,9 @@ class _Header:
                 self.emit(f"///   {title:<9} {e.symbol.name:<7} {e.label}{note}".rstrip())
         for e, _ in m.observables:
             self.emit(f"///   observable {e.symbol.name:<7} {e.label}")
+        for event in m.events:
+            self.emit(f"///   event      {event.name}: {one_line(event.source)} "
+                      f"({event.direction}, {event.action})")
 
     def sizes_and_constants(self):
         m = self.m
@@ -404,6 +418,78 @@ class _Header:
         self.function("driver_jacobian", ["Jd[i][k] = d f_i / d driver_k."], outputs,
                       output=[(kind, "Jd")], zero="Jd",
                       entries=len(self.states) * len(drivers))
+
+
+    # -- events -------------------------------------------------------------------------
+
+    def event(self, event):
+        """An event type (cubie/events/event.hpp), nested in the system: its name,
+        direction, action and capacity, its condition and, for action affect, its affect,
+        every new value computed from the values before the event."""
+        s, inner = self.m.name, INDENT * 2
+        self.emit(f"{INDENT}/// Event {event.name} ({event.direction}, {event.action}): "
+                  f"{one_line(event.source)} crosses 0"
+                  + (f"; {one_line(event.description)}" if event.description else ""))
+        self.emit(f"{INDENT}struct {event.name} {{")
+        self.emit(f'{inner}static constexpr const char* name = "{event.name}";')
+        self.emit(f"{inner}static constexpr cubie::crossing direction = "
+                  f"cubie::crossing::{event.direction};")
+        self.emit(f"{inner}static constexpr cubie::event_action action = "
+                  f"cubie::event_action::{event.action};")
+        self.emit(f"{inner}static constexpr int capacity = {event.capacity};")
+        self.emit()
+
+        vector = len(event.conditions) > 1
+        kind = f"cubie::vector<T, {len(event.conditions)}>" if vector else "T"
+        target = (lambda k: f"g[{k}]") if vector else (lambda k: "g")
+        outputs = [(target(k), c) for k, c in enumerate(event.conditions)]
+        body, used, count = cse_statements(outputs, self.print)
+        self.cse_counts[f"{event.name}.condition"] = count
+        if vector:
+            body.insert(count, f"{kind} g{{}};")
+            body.append("return g;")
+        else:
+            body[-1] = "return " + body[-1][len("g = "):]
+        self.emit(f"{inner}/// {'The conditions' if vector else 'The condition'} whose "
+                  "zero crossings are the event.")
+        self.event_function(kind, "condition", used, [("T", "t"), (f"const cubie::state_t<{s}>&", "y"),
+                            (f"const cubie::parameters_t<{s}>&", "p"),
+                            (f"const cubie::drivers_t<{s}>&", "d")], body)
+
+        if event.affects:
+            outputs = [(f"const T a{k}", value) for k, (_, value, _) in enumerate(event.affects)]
+            body, used, count = cse_statements(outputs, self.print)
+            self.cse_counts[f"{event.name}.affect"] = count
+            body += [f"{t} = a{k};" for k, (t, _, _) in enumerate(event.affects)]
+            used |= {t.split("[")[0] for t, _, _ in event.affects}
+            self.emit()
+            self.emit(f"{inner}/// {'; '.join(one_line(label) for _, _, label in event.affects)}"
+                      "; every value from those before the event.")
+            self.event_function("void", "affect", used, [("T", "t"), (f"cubie::state_t<{s}>&", "y"),
+                                (f"cubie::parameters_t<{s}>&", "p"),
+                                (f"const cubie::drivers_t<{s}>&", "d")], body)
+        self.emit(f"{INDENT}}};")
+
+    def event_function(self, result, function, used, arguments, body):
+        """A member function of an event type, unused arguments unnamed."""
+        inner = INDENT * 2
+        parts = [f"{kind} {name}" if name in used else kind for kind, name in arguments]
+        head = f"{inner}CUBIE_HD {result} {function}("
+        lines, current = [], head
+        for k, part in enumerate(parts):
+            piece = part + (", " if k + 1 < len(parts) else ") const {")
+            if len(current) + len(piece.rstrip()) > WIDTH and current != head:
+                lines.append(current.rstrip())
+                current = " " * len(head) + piece
+            else:
+                current += piece
+        lines.append(current)
+        for line in lines:
+            self.emit(line)
+        for statement in body:
+            for line in wrap(statement, inner + INDENT):
+                self.emit(line)
+        self.emit(f"{inner}}}")
 
 
 def header(model: Model) -> str:

@@ -93,7 +93,7 @@ def test_literals_are_in_the_working_precision(write):
         code = re.sub(r"\[\d+\]", "[]", code)  # indices
         while re.search(r"(vector|array)<[^<>]*>", code):  # sizes
             code = re.sub(r"(vector|array)<[^<>]*>", "", code)
-        code = re.sub(r"n_\w+ = \d+;", "", code)
+        code = re.sub(r"(n_\w+|capacity) = \d+;", "", code)  # sizes, event capacities
         assert re.search(r"T\(-?\d", code)
         outside = re.sub(r"\bT\(-?[\d.e+-]+\)", "", code)  # every T(number)
         outside = re.sub(r"\b[A-Za-z_]\w*", "name", outside)  # names with digits: s12, k3
