@@ -17,6 +17,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cubie/io/csv.hpp"
@@ -83,6 +84,11 @@ void check_same_arrays(const batch_result<T>& read, const batch_result<T>& writt
     CHECK(same_bits(read.window_ends, written.window_ends));
     CHECK(read.summary_legend == written.summary_legend);
     CHECK(same_bits(read.summaries, written.summaries));
+    CHECK(read.event_names == written.event_names);
+    CHECK(read.event_counts == written.event_counts);
+    CHECK(read.event_record_names == written.event_record_names);
+    CHECK(same_bits(read.event_times, written.event_times));
+    CHECK(same_bits(read.event_states, written.event_states));
 }
 
 /// A table of a row per trajectory and time (trajectory-major): the trajectory, the time,
@@ -375,10 +381,12 @@ TEST_CASE_TEMPLATE("npy result: an .npy file per array and legend, read back bit
     write_result(r, folder, result_format::npy);
 
     for (const char* name :
-         {"final_states", "state_names", "initial_states", "parameters", "parameter_names",
-          "statuses", "status_names", "accepted_steps", "rejected_steps", "newton_iterations",
-          "linear_iterations", "save_times", "saved", "saved_variables", "saved_counters",
-          "counter_names", "window_ends", "summaries", "summary_legend"}) {
+         {"final_states",    "state_names",       "initial_states",     "parameters",
+          "parameter_names", "statuses",          "status_names",       "accepted_steps",
+          "rejected_steps",  "newton_iterations", "linear_iterations",  "save_times",
+          "saved",           "saved_variables",   "saved_counters",     "counter_names",
+          "window_ends",     "summaries",         "summary_legend",     "event_counts",
+          "event_names",     "event_times",       "event_record_names", "event_states"}) {
         CAPTURE(name);
         CHECK(fs::exists(folder / (std::string(name) + ".npy")));
     }
@@ -387,6 +395,11 @@ TEST_CASE_TEMPLATE("npy result: an .npy file per array and legend, read back bit
     CHECK(read_npy<std::uint32_t>(folder / "saved_counters.npy").shape ==
           std::vector<std::size_t>{4, 2, 3});
     CHECK(read_npy<T>(folder / "summaries.npy").shape == std::vector<std::size_t>{2, 3, 3});
+    CHECK(read_npy<std::uint32_t>(folder / "event_counts.npy").shape ==
+          std::vector<std::size_t>{2, 3});
+    CHECK(read_npy<T>(folder / "event_times.npy").shape == std::vector<std::size_t>{3, 3});
+    CHECK(read_npy<T>(folder / "event_states.npy").shape == std::vector<std::size_t>{3, 2, 3});
+    CHECK(read_npy<std::string>(folder / "event_record_names.npy").data == r.event_record_names);
     CHECK(read_npy<std::uint8_t>(folder / "statuses.npy").data ==
           std::vector<std::uint8_t>{0, 0, 3});
     CHECK(read_npy<std::string>(folder / "saved_variables.npy").data == r.saved_variables);
@@ -413,7 +426,8 @@ TEST_CASE_TEMPLATE("csv result: tidy tables, values to the last bit, statuses by
     const csv_table final_table = read_csv(scratch.path() / "final.csv");
     CHECK(final_table.header == std::vector<std::string>{"trajectory", "status", "x", "θ",
                                                          "accepted_steps", "rejected_steps",
-                                                         "newton_iterations", "linear_iterations"});
+                                                         "newton_iterations", "linear_iterations",
+                                                         "hit.count", "turn.count"});
     REQUIRE(final_table.rows.size() == n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto& row = final_table.rows[i];
@@ -425,6 +439,8 @@ TEST_CASE_TEMPLATE("csv result: tidy tables, values to the last bit, statuses by
         CHECK(parse_csv_number<std::uint32_t>(row[5]) == r.rejected_steps[i]);
         CHECK(parse_csv_number<std::uint32_t>(row[6]) == r.newton_iterations[i]);
         CHECK(parse_csv_number<std::uint32_t>(row[7]) == r.linear_iterations[i]);
+        CHECK(parse_csv_number<std::uint32_t>(row[8]) == r.event_count("hit", i));
+        CHECK(parse_csv_number<std::uint32_t>(row[9]) == r.event_count("turn", i));
     }
     CHECK(final_table.rows[2][1] == "nonfinite_state");
     CHECK(final_table.rows[2][2] == "nan");
@@ -456,13 +472,36 @@ TEST_CASE_TEMPLATE("csv result: tidy tables, values to the last bit, statuses by
             for (std::size_t s = 0; s < 3; ++s)
                 CHECK(same_value(parse_csv_number<T>(row[2 + s]), r.summary_value(w, s, i)));
         });
+
+    // A row per kept occurrence: hit twice and once, turn once each for the last two.
+    const csv_table events = read_csv(scratch.path() / "events.csv");
+    CHECK(events.header ==
+          std::vector<std::string>{"trajectory", "event", "occurrence", "time", "x", "θ"});
+    const std::vector<std::tuple<std::size_t, std::string, std::size_t>> kept = {
+        {0, "hit", 0}, {0, "hit", 1}, {1, "hit", 0}, {1, "turn", 0}, {2, "turn", 0}};
+    REQUIRE(events.rows.size() == kept.size());
+    for (std::size_t row = 0; row < kept.size(); ++row) {
+        const auto& [i, event, k] = kept[row];
+        const std::vector<std::string>& fields = events.rows[row];
+        CHECK(parse_csv_number<std::size_t>(fields[0]) == i);
+        CHECK(fields[1] == event);
+        CHECK(parse_csv_number<std::size_t>(fields[2]) == k);
+        CHECK(same_value(parse_csv_number<T>(fields[3]), r.event_time(event, k, i)));
+        for (int s = 0; s < 2; ++s)
+            CHECK(same_value(parse_csv_number<T>(fields[4 + static_cast<std::size_t>(s)]),
+                             r.event_state(event, k, s, i)));
+    }
 }
 
 TEST_CASE("a result without saves or summaries writes only what it has, and clears the rest") {
     scratch_directory scratch("bare-result");
     batch_result<double> bare = example_result<double>();
-    for (auto* legend : {&bare.saved_variables, &bare.counter_names, &bare.summary_legend})
+    for (auto* legend : {&bare.saved_variables, &bare.counter_names, &bare.summary_legend,
+                         &bare.event_names, &bare.event_record_names})
         legend->clear();
+    bare.event_counts.clear();
+    bare.event_times.clear();
+    bare.event_states.clear();
     bare.newton_iterations.clear();
     bare.linear_iterations.clear();
     bare.save_times.clear();
@@ -635,6 +674,10 @@ TEST_CASE_TEMPLATE("hdf5 result: a dataset per array, legends as attributes, bit
     CHECK(file.read_strings_attribute("final_states", "states") == r.state_names);
     CHECK(file.read_strings_attribute("saved_counters", "counters") == r.counter_names);
     CHECK(file.read_strings_attribute("summaries", "rows") == r.summary_legend);
+    CHECK(file.read_strings_attribute("event_counts", "events") == r.event_names);
+    CHECK(file.read_strings_attribute("event_times", "records") == r.event_record_names);
+    CHECK(file.read_strings_attribute("event_states", "states") == r.state_names);
+    CHECK(file.read_dataset<T>("event_states").shape == std::vector<std::size_t>{3, 2, 3});
     CHECK(file.read_strings_attribute("parameters", "parameters") == r.parameter_names);
     CHECK(file.read_strings_attribute("initial_states", "states") == r.state_names);
     CHECK(file.read_strings_attribute("statuses", "status_names") == status_legend());

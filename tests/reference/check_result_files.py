@@ -27,7 +27,7 @@ PARAMETER_NAMES = ["k", "ω"]
 # Every status by code (cubie/core/status.hpp): the statuses' legend.
 STATUS_LEGEND = ["success", "max_steps_exceeded", "step_size_underflow", "nonfinite_state",
                  "nonfinite_input", "cancelled", "singular_matrix", "newton_divergence",
-                 "linear_solver_failure"]
+                 "linear_solver_failure", "terminated_by_event"]
 SAVED_VARIABLES = ["x", "θ", "energy"]
 COUNTER_NAMES = ["accepted_steps", "rejected_steps"]
 SUMMARY_LEGEND = ["x.mean", "x.max", "θ.rms"]
@@ -37,6 +37,9 @@ ACCEPTED = [100, 4000000000, 7]
 REJECTED = [0, 3, 12]
 NEWTON = [250, 4100000000, 0]
 LINEAR = [500, 17, 1]
+EVENT_NAMES = ["hit", "turn"]
+EVENT_RECORDS = ["hit.0", "hit.1", "turn.0"]  # (channel, occurrence) (0, 0), (0, 1), (1, 0)
+EVENT_COUNTS = [[3, 1, 0], [0, 2, 4000000000]]
 
 
 def expected_arrays(dtype):
@@ -52,6 +55,11 @@ def expected_arrays(dtype):
                   for row in range(len(SUMMARY_LEGEND))] for w in range(WINDOWS)]
     initial_states = [[s + i / 3 for i in range(N)] for s in range(len(STATE_NAMES))]
     parameters = [[(p + 1) * 1.5 - i / 7 for i in range(N)] for p in range(len(PARAMETER_NAMES))]
+    records = [(0, 0), (0, 1), (1, 0)]
+    event_times = [[c + k / 4 + i / 8 if k < EVENT_COUNTS[c][i] else nan for i in range(N)]
+                   for c, k in records]
+    event_states = [[[k / 2 + i / 16 - (s + 1) if k < EVENT_COUNTS[c][i] else nan
+                      for i in range(N)] for s in range(len(STATE_NAMES))] for c, k in records]
     return {
         "final_states": np.array(final_states, dtype=dtype),
         "initial_states": np.array(initial_states, dtype=dtype),
@@ -66,6 +74,9 @@ def expected_arrays(dtype):
         "saved_counters": np.array(counters, dtype=np.uint32),
         "window_ends": np.array([(w + 1) / 2 for w in range(WINDOWS)], dtype=dtype),
         "summaries": np.array(summaries, dtype=dtype),
+        "event_counts": np.array(EVENT_COUNTS, dtype=np.uint32),
+        "event_times": np.array(event_times, dtype=dtype),
+        "event_states": np.array(event_states, dtype=dtype),
     }
 
 
@@ -77,6 +88,9 @@ LEGENDS = {  # array: (its legend's .npy file, its HDF5 attribute, the names)
     "saved": ("saved_variables", "variables", SAVED_VARIABLES),
     "saved_counters": ("counter_names", "counters", COUNTER_NAMES),
     "summaries": ("summary_legend", "rows", SUMMARY_LEGEND),
+    "event_counts": ("event_names", "events", EVENT_NAMES),
+    "event_times": ("event_record_names", "records", EVENT_RECORDS),
+    "event_states": ("state_names", "states", STATE_NAMES),
 }
 
 
@@ -133,9 +147,10 @@ def read_table(path):
 def check_csv(checker, folder, arrays):
     path = folder / "final.csv"
     header, rows = read_table(path)
+    counted = [f"{name}.count" for name in EVENT_NAMES]
     checker.check(header == ["trajectory", "status", *STATE_NAMES, "accepted_steps",
-                             "rejected_steps", "newton_iterations", "linear_iterations"],
-                  f"{path}: header {header}")
+                             "rejected_steps", "newton_iterations", "linear_iterations",
+                             *counted], f"{path}: header {header}")
     checker.check(len(rows) == N, f"{path}: {len(rows)} rows, expected {N}")
     for i, row in enumerate(rows[:N]):
         checker.check(row[0] == str(i) and row[1] == STATUS_NAMES[i], f"{path}: row {i}: {row}")
@@ -143,7 +158,9 @@ def check_csv(checker, folder, arrays):
             checker.same_number(row[2 + s], arrays["final_states"][s, i], f"{path} row {i}")
         for offset, name in enumerate(["accepted_steps", "rejected_steps", "newton_iterations",
                                        "linear_iterations"]):
-            checker.same_number(row[-4 + offset], arrays[name][i], f"{path} row {i}")
+            checker.same_number(row[4 + offset], arrays[name][i], f"{path} row {i}")
+        for c in range(len(EVENT_NAMES)):
+            checker.same_number(row[8 + c], arrays["event_counts"][c, i], f"{path} row {i}")
 
     path = folder / "inputs.csv"
     header, rows = read_table(path)
@@ -164,6 +181,28 @@ def check_csv(checker, folder, arrays):
     summaries = [(name, arrays["summaries"], r) for r, name in enumerate(SUMMARY_LEGEND)]
     check_time_table(checker, folder / "summaries.csv", "window_end", arrays["window_ends"],
                      summaries)
+    check_events_table(checker, folder / "events.csv", arrays)
+
+
+def check_events_table(checker, path, arrays):
+    """A row per kept event occurrence: trajectory, event, occurrence, time, states."""
+    header, rows = read_table(path)
+    checker.check(header == ["trajectory", "event", "occurrence", "time", *STATE_NAMES],
+                  f"{path}: header {header}")
+    expected = []
+    for i in range(N):
+        for c, name in enumerate(EVENT_NAMES):
+            for record, record_name in enumerate(EVENT_RECORDS):
+                event, k = record_name.rsplit(".", 1)
+                if event == name and int(k) < EVENT_COUNTS[c][i]:
+                    expected.append((i, name, int(k), record))
+    checker.check(len(rows) == len(expected), f"{path}: {len(rows)} rows, expected {len(expected)}")
+    for row, (i, name, k, record) in zip(rows, expected):
+        where = f"{path} row {row}"
+        checker.check(row[:3] == [str(i), name, str(k)], f"{where}: expected {i}, {name}, {k}")
+        checker.same_number(row[3], arrays["event_times"][record, i], where)
+        for s in range(len(STATE_NAMES)):
+            checker.same_number(row[4 + s], arrays["event_states"][record, s, i], where)
 
 
 def check_time_table(checker, path, time_column, times, columns):

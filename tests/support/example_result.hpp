@@ -2,8 +2,10 @@
 // A batch_result filled by hand, for the result file tests: 3 trajectories of 2 states, the
 // last of which failed (nonfinite_state), with their inputs (initial states and 2
 // parameters), Newton and linear iteration counts, 4 saves of 3 variables and 2 counters,
-// 2 windows of 3 summary rows. Values are computed in double and rounded to T once, and the failed
-// trajectory's values from save 2 and window 1 on are NaN.
+// 2 windows of 3 summary rows, and 2 events: "hit" keeping 2 occurrences and "turn" 1, counted
+// {3, 1, 0} and {0, 2, 4000000000} times. Values are computed in double and rounded to T once;
+// the failed trajectory's values from save 2 and window 1 on are NaN, and so are the event
+// records a trajectory did not fill.
 // tests/reference/check_result_files.py expects the same values: change both together.
 
 #include <cstddef>
@@ -61,6 +63,23 @@ batch_result<T> example_result() {
             for (std::size_t i = 0; i < n; ++i)
                 r.summaries.push_back(
                     i == failed && w >= 1 ? nan : static_cast<T>(w - row / 3.0 + i / 7.0));
+    }
+
+    r.event_names = {"hit", "turn"};
+    r.event_record_names = {"hit.0", "hit.1", "turn.0"};
+    const std::size_t channel_of[] = {0, 0, 1}, occurrence_of[] = {0, 1, 0};
+    const std::uint32_t counts[2][n] = {{3, 1, 0}, {0, 2, 4000000000u}};
+    for (std::size_t c = 0; c < 2; ++c)
+        for (std::size_t i = 0; i < n; ++i) r.event_counts.push_back(counts[c][i]);
+    for (std::size_t record = 0; record < 3; ++record) {
+        const std::size_t c = channel_of[record], k = occurrence_of[record];
+        const auto kept = [&](std::size_t i) { return k < counts[c][i]; };
+        for (std::size_t i = 0; i < n; ++i)
+            r.event_times.push_back(kept(i) ? static_cast<T>(c + k / 4.0 + i / 8.0) : nan);
+        for (std::size_t s = 0; s < 2; ++s)
+            for (std::size_t i = 0; i < n; ++i)
+                r.event_states.push_back(kept(i) ? static_cast<T>(k / 2.0 + i / 16.0 - (s + 1.0))
+                                                 : nan);
     }
     return r;
 }
