@@ -144,6 +144,25 @@ struct pi_control {
     }
 };
 
+/// One attempted step from (t, y) of the step h proposes, landing on t_end from within 1%
+/// of it: its length hh, whether it was the last, whether it is accepted, and the step
+/// the controller proposes next.
+struct attempt {
+    float hh, next;
+    bool last, accept;
+};
+template <int N, class F>
+__device__ __forceinline__ attempt attempt_step(const F& f, const float (&y)[N], float t, float h,
+                                                float t_end, float (&k)[7][N], float (&yn)[N],
+                                                float tol, pi_control& control) {
+    attempt a;
+    a.last = t + 1.01f * h >= t_end;
+    a.hh = a.last ? t_end - t : (t + h) - t;
+    const float err = tsit5_attempt(f, y, a.hh, k, yn, tol);
+    a.next = control.factor(err, a.accept) * a.hh;
+    return a;
+}
+
 __device__ __forceinline__ signed char side_of(float g, signed char before) {
     return g > 0 ? 1 : (g < 0 ? -1 : before);
 }
@@ -189,12 +208,10 @@ __global__ void ball(const float* __restrict__ y0, const float* __restrict__ res
         ++count[channel];
     };
     while (t < t_end && steps < 1000000u) {
-        const bool last = t + 1.01f * h >= t_end;
-        const float hh = last ? t_end - t : (t + h) - t;
-        const float err = tsit5_attempt(f, y, hh, k, yn, tol);
+        const auto [hh, proposed, last, accept] =
+            attempt_step(f, y, t, h, t_end, k, yn, tol, control);
+        float next = proposed;
         ++steps;
-        bool accept;
-        float next = control.factor(err, accept) * hh;
         if (accept) {
             const bool ground = Events && falls(side[0], yn[0]);
             const bool apex = Events && falls(side[1], yn[1]);
@@ -281,12 +298,10 @@ __global__ void lorenz(const float* __restrict__ y0, const float* __restrict__ r
     signed char side = side_of(y[2] - threshold, 0);
     bool stopped = false;
     while (t < t_end && steps < 1000000u) {
-        const bool last = t + 1.01f * h >= t_end;
-        const float hh = last ? t_end - t : (t + h) - t;
-        const float err = tsit5_attempt(f, y, hh, k, yn, tol);
+        const auto [hh, proposed, last, accept] =
+            attempt_step(f, y, t, h, t_end, k, yn, tol, control);
+        float next = proposed;
         ++steps;
-        bool accept;
-        float next = control.factor(err, accept) * hh;
         if (accept) {
             const float g = yn[2] - threshold;
             if (Events && ((side < 0 && g >= 0) || (side == 0 && g > 0))) {

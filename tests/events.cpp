@@ -29,14 +29,7 @@ namespace {
 
 using ball = testing::falling_ball<double>;
 
-solve_settings<pi_controller> adaptive(double t_end, double tol, double dt_max) {
-    solve_settings<pi_controller> s;
-    s.t_end = t_end;
-    s.dt = 1e-3;
-    s.dt_max = dt_max;
-    s.atol = s.rtol = {tol};
-    return s;
-}
+using testing::event_settings;
 
 /// Dropped from 1 (and, for a second trajectory, 2) with restitution 0.8 over [0, 3]:
 /// six bounces for the first. (Their bounces accumulate at 4.1 and 5.7.)
@@ -51,7 +44,7 @@ struct dropped_balls {
 TEST_CASE("a bouncing ball: its bounces and apexes where the analytic solution has them") {
     const dropped_balls balls;
     const auto r = solver<ball, tsit5, pi_controller, events<ball::ground, ball::apex>>{}.solve(
-        balls.inputs(), adaptive(3, 1e-12, 0.05), test_backend{});
+        balls.inputs(), event_settings(3, 1e-12, 0.05), test_backend{});
     CHECK(r.event_names == std::vector<std::string>{"ground", "apex"});
     REQUIRE(r.n_event_records() == 16);
     CHECK(r.event_record_names[9] == "apex.1");
@@ -91,7 +84,7 @@ TEST_CASE("a bouncing ball: its bounces and apexes where the analytic solution h
 TEST_CASE("a bounce is one crossing also for an event that watches both directions") {
     const dropped_balls balls;
     const auto r = solver<ball, tsit5, pi_controller, events<ball::ground_either>>{}.solve(
-        balls.inputs(), adaptive(3, 1e-12, 0.05), test_backend{});
+        balls.inputs(), event_settings(3, 1e-12, 0.05), test_backend{});
     const testing::bounce_analytic exact{1.0, 0.8};
     REQUIRE(r.event_count("ground", 0) == 6);
     for (int k = 0; k < 6; ++k)
@@ -102,7 +95,7 @@ TEST_CASE("a bouncing ball in float") {
     using ball_f = testing::falling_ball<float>;
     const std::vector<float> y0 = {1.0f, 0.0f}, p = {0.8f, -1.0f};
     const auto r = solver<ball_f, tsit5, pi_controller, events<ball_f::ground>>{}.solve(
-        {1, y0, p}, adaptive(3, 1e-6, 0.05), test_backend{});
+        {1, y0, p}, event_settings(3, 1e-6, 0.05), test_backend{});
     const testing::bounce_analytic exact{1.0, 0.8};
     REQUIRE(r.event_count("ground", 0) == 6);
     for (int k = 0; k < 6; ++k) {
@@ -115,7 +108,7 @@ TEST_CASE("a leaky integrate-and-fire neuron spikes at its analytic times") {
     using neuron = testing::leaky_neuron<double>;
     const std::vector<double> v0 = {0, 0, 0, 0}, drive = {1.5, 2, 3, 0.5};
     const auto r = solver<neuron, tsit5, pi_controller, events<neuron::spike>>{}.solve(
-        {4, v0, drive}, adaptive(0.1, 1e-12, 0.01), test_backend{});
+        {4, v0, drive}, event_settings(0.1, 1e-12, 0.01), test_backend{});
     for (std::size_t i = 0; i < 4; ++i) {
         INFO("drive " << drive[i]);
         CHECK(r.statuses[i] == status::success);
@@ -141,7 +134,7 @@ TEST_CASE("more occurrences than the capacity: all counted, the first kept") {
     using neuron = testing::leaky_neuron<double>;
     const std::vector<double> v0 = {0}, drive = {5};
     const auto r = solver<neuron, tsit5, pi_controller, events<neuron::spike>>{}.solve(
-        {1, v0, drive}, adaptive(0.2, 1e-10, 0.01), test_backend{});
+        {1, v0, drive}, event_settings(0.2, 1e-10, 0.01), test_backend{});
     const double period = neuron::period(5);
     const auto spikes = static_cast<std::uint32_t>(std::floor(0.2 / period));
     REQUIRE(spikes > 16);
@@ -154,7 +147,7 @@ TEST_CASE("an affect changes the trajectory's parameters: a dose where it falls 
     using decay = testing::dosed_decay<double>;
     const std::vector<double> c0 = {1}, p = {2, 1};  // k = 2, dose 1
     const auto r = solver<decay, tsit5, pi_controller, events<decay::dose>>{}.solve(
-        {1, c0, p}, adaptive(1, 1e-12, 0.05), test_backend{});
+        {1, c0, p}, event_settings(1, 1e-12, 0.05), test_backend{});
     // From 1 at rate 2 to 1/2; then from 3/2 at rate 4, 8, ... to 1/2 again.
     double t = std::log(2.0) / 2, k = 4;
     REQUIRE(r.event_count("dose", 0) >= 3);
@@ -169,7 +162,7 @@ TEST_CASE("a vector condition: each of its conditions an event of its own") {
     using bands = testing::oscillator_bands<oscillator>;
     const std::vector<double> y0 = {1, 0}, omega = {1};
     const auto r = solver<oscillator, tsit5, pi_controller, events<bands>>{}.solve(
-        {1, y0, omega}, adaptive(2 * std::numbers::pi, 1e-12, 0.1), test_backend{});
+        {1, y0, omega}, event_settings(2 * std::numbers::pi, 1e-12, 0.1), test_backend{});
     CHECK(r.event_names == std::vector<std::string>{"band[0]", "band[1]"});
     REQUIRE(r.event_count("band[0]", 0) == 2);  // x = cos t at +1/2: pi/3, 5 pi/3
     REQUIRE(r.event_count("band[1]", 0) == 2);  // at -1/2: 2 pi/3, 4 pi/3
@@ -186,7 +179,7 @@ TEST_CASE("crossings exactly at t0 and exactly at t_end") {
     using at_end = clock::alarm<event_action::terminate>;
     const std::vector<double> x0 = {2, 2}, when = {0.5, 1.5};  // t0 = 0.5, t_end = 1.5
     SUBCASE("adaptive") {
-        auto s = adaptive(1.5, 1e-10, 0.3);
+        auto s = event_settings(1.5, 1e-10, 0.3);
         s.t0 = 0.5;
         const auto r0 = solver<clock, tsit5, pi_controller, events<at_t0>>{}.solve({2, x0, when}, s,
                                                                                    test_backend{});
@@ -231,7 +224,7 @@ TEST_CASE("a terminated trajectory leaves every other one bit for bit as it was"
     }
     using with_stop = solver<ball, tsit5, pi_controller, save_state,
                              events<ball::ground, ball::below, ball::apex>>;
-    auto s = adaptive(3, 1e-10, 0.05);
+    auto s = event_settings(3, 1e-10, 0.05);
     s.save_every = 0.25;
     const auto reference = with_stop{}.solve({n, y0, p}, s, test_backend{});
     CHECK(reference.failures() == 0);
@@ -267,7 +260,7 @@ TEST_CASE("a terminated trajectory leaves every other one bit for bit as it was"
 
 TEST_CASE("event settings are validated") {
     const dropped_balls balls;
-    auto s = adaptive(3, 1e-10, 0.05);
+    auto s = event_settings(3, 1e-10, 0.05);
     s.event_time_tolerance = -1;
     CHECK_THROWS_WITH_AS(
         (solver<ball, tsit5, pi_controller, events<ball::ground>>{}.solve(balls.inputs(), s)),

@@ -43,12 +43,7 @@ template <class... Methods>
 struct method_list {};
 
 solve_settings<pi_controller> adaptive(double t_end, double tol, double dt_max) {
-    solve_settings<pi_controller> s;
-    s.t_end = t_end;
-    s.dt = 1e-4;
-    s.dt_max = dt_max;
-    s.atol = s.rtol = {tol};
-    return s;
+    return testing::event_settings(t_end, tol, dt_max, 1e-4);
 }
 
 /// The ball's six bounces over [0, 3] (its states are quadratic in t between them: every

@@ -12,16 +12,30 @@
 //                     added and k doubles (an affect on the parameters)
 //   oscillator_bands  x = cos(t) of the harmonic oscillator crossing +-1/2: a vector
 //                     condition, both directions
+// and the adaptive settings the suite solves them with.
 
 #include <cmath>
 #include <vector>
 
+#include "cubie/batch/solve_settings.hpp"
+#include "cubie/controllers/pi_controller.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/events/event.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie::testing {
+
+/// PI over [0, t_end] at atol = rtol = tol, steps of at most dt_max, the first dt.
+inline solve_settings<pi_controller> event_settings(double t_end, double tol, double dt_max,
+                                                    double dt = 1e-3) {
+    solve_settings<pi_controller> s;
+    s.t_end = t_end;
+    s.dt = dt;
+    s.dt_max = dt_max;
+    s.atol = s.rtol = {tol};
+    return s;
+}
 
 template <class T>
 struct falling_ball {

@@ -193,7 +193,10 @@ class _Header:
         arguments += list(extra_in)
         parts = [f"{kind} {name}" if name in used else kind for kind, name in arguments]
         parts += [f"{kind} {name}" for kind, name in output]
-        head = f"{INDENT}CUBIE_HD void {function}("
+        self.declaration(f"{INDENT}CUBIE_HD void {function}(", parts)
+
+    def declaration(self, head, parts):
+        """`head` and the arguments `parts`, then `) const {`, broken into lines of WIDTH."""
         lines, current = [], head
         for k, part in enumerate(parts):
             piece = part + (", " if k + 1 < len(parts) else ") const {")
@@ -474,18 +477,7 @@ class _Header:
         """A member function of an event type, unused arguments unnamed."""
         inner = INDENT * 2
         parts = [f"{kind} {name}" if name in used else kind for kind, name in arguments]
-        head = f"{inner}CUBIE_HD {result} {function}("
-        lines, current = [], head
-        for k, part in enumerate(parts):
-            piece = part + (", " if k + 1 < len(parts) else ") const {")
-            if len(current) + len(piece.rstrip()) > WIDTH and current != head:
-                lines.append(current.rstrip())
-                current = " " * len(head) + piece
-            else:
-                current += piece
-        lines.append(current)
-        for line in lines:
-            self.emit(line)
+        self.declaration(f"{inner}CUBIE_HD {result} {function}(", parts)
         for statement in body:
             for line in wrap(statement, inner + INDENT):
                 self.emit(line)
