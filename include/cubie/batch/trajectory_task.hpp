@@ -31,7 +31,8 @@ struct batch_arrays {
     output_arrays<T> outputs;  ///< what the output policies record; null where not requested
 };
 
-template <stepper Algorithm, step_controller Controller, ode_system System, class... Outputs>
+template <stepper Algorithm, step_controller Controller, ode_system System,
+          output_policy... Outputs>
 struct trajectory_task {
     using T = typename System::value_type;
     using algorithm = Algorithm;

@@ -36,7 +36,7 @@ struct first_summaries<Head, Tail...> {
 
 template <ode_system System, class... Outputs>
 struct output_layout {
-    static_assert((is_output_policy<Outputs> && ...),
+    static_assert((output_policy<Outputs> && ...),
                   "unknown output policy: the outputs are save_state, save_observables, "
                   "save_counters and summaries<metrics...> (outputs/output_policies.hpp)");
     template <class Policy>
