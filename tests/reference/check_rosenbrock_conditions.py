@@ -123,10 +123,14 @@ def read_tableau(method):
     members = dict(read_tableau(base)) if base else {}
     inherited = dict(members)
     for kind, name, initializer in re.findall(
-            r"static constexpr (int|double|const auto&) (\w+)(?:\[\d+\])* = (.*?);", body, re.S):
+            r"static constexpr (int|double) (\w+)(?:\[\d+\])* = (.*?);", body, re.S):
         named = re.fullmatch(r"\w+_tableau::(\w+)", initializer.strip())
         if named:
             members[name] = inherited[named.group(1)]
+            continue
+        elements = re.findall(r"base::(\w+)\[(\d+)\]", initializer)
+        if elements:
+            members[name] = [inherited[member][int(k)] for member, k in elements]
             continue
         value = parse_initializer(initializer, members)
         members[name] = int(value) if kind == "int" else value

@@ -23,9 +23,12 @@ struct rodas23w_tableau : rodas3p_tableau {
     static constexpr int order = rodas3p_tableau::embedded_order;
     static constexpr int embedded_order = rodas3p_tableau::order;
     static constexpr int w_order = 2;
-    // Rodas3P's two solutions, exchanged.
-    static constexpr const auto& m = rodas3p_tableau::m_hat;
-    static constexpr const auto& m_hat = rodas3p_tableau::m;
+    // Rodas3P's two solutions, exchanged (arrays of their own: nvcc reads no reference to a
+    // host array in device code).
+    using base = rodas3p_tableau;
+    static constexpr double m[5] = {base::m_hat[0], base::m_hat[1], base::m_hat[2], base::m_hat[3],
+                                    base::m_hat[4]};
+    static constexpr double m_hat[5] = {base::m[0], base::m[1], base::m[2], base::m[3], base::m[4]};
 };
 static_assert(check_rosenbrock_tableau<rodas23w_tableau>());
 
