@@ -57,6 +57,7 @@ def run(args, started) -> int:
     dtype = np.float32 if choice.precision == "float" else np.float64
     batch = inputs.batch(spec, info, dtype)
     drivers = inputs.drivers(spec, info)
+    lines = solve.settings(spec, info, drivers)
 
     if model is not None:
         with cache.building(entry):
@@ -74,7 +75,7 @@ def run(args, started) -> int:
 
     output = args.output or f"{Path(args.run).stem}{'.h5' if record['hdf5'] else '.npy'}"
     fmt = solve.output_format(output, record["hdf5"])
-    lines = solve.settings(spec, info, batch, drivers, output, fmt, args.backend)
+    lines += solve.run_settings(batch, output, fmt, args.backend)
     cached = "compiled now" if model is not None else f"cached solver {key}"
     say(f"{info.name}: {choice.describe()}; {record['backend']}; {cached}")
     say(f"{batch.n} trajectories ({batch.description}); ready in "
@@ -102,10 +103,14 @@ def check(args) -> int:
         dtype = np.float32 if spec.solver.precision == "float" else np.float64
         batch = inputs.batch(spec, info, dtype)
         drivers = inputs.drivers(spec, info)
-        solve.settings(spec, info, batch, drivers, "result.npy", "npy", "auto")
+        solve.settings(spec, info, drivers)
         print(f"\n{args.run}: {batch.n} trajectories ({batch.description}); solver "
               f"{spec.solver.describe()}")
     return 0
+
+
+def count(n, what) -> str:
+    return f"{n} {what}{'s' * (n != 1)}"
 
 
 def describe_model(model) -> str:
@@ -119,9 +124,10 @@ def describe_model(model) -> str:
     def shown(expr):
         return sympy.sstr(expr.xreplace(names))
 
-    lines = [f"{model.source_name}: {model.namespace}::{model.name}<T>, "
-             f"{len(model.states)} states, {len(model.parameters)} parameters, "
-             f"{len(model.observables)} observables, {len(model.drivers)} drivers"]
+    counts = ", ".join(count(len(items), what) for items, what in (
+        (model.states, "state"), (model.parameters, "parameter"),
+        (model.observables, "observable"), (model.drivers, "driver")))
+    lines = [f"{model.source_name}: {model.namespace}::{model.name}<T>, {counts}"]
     if model.description:
         lines += ["  " + line for line in model.description.strip().splitlines()]
     for title, elements in (("states (initial values)", model.states),
@@ -152,9 +158,9 @@ def cache_command(args) -> int:
             raise CliError(f"no cache entry {', '.join(sorted(unknown))} in {cache.folder}")
         for entry in chosen:
             cache.remove(entry)
-        print(f"removed {len(chosen)} solver{'s' * (len(chosen) != 1)} from {cache.folder}")
+        print(f"removed {count(len(chosen), 'solver')} from {cache.folder}")
         return 0
-    print(f"{cache.folder}: {len(entries)} solver{'s' * (len(entries) != 1)}")
+    print(f"{cache.folder}: {count(len(entries), 'solver')}")
     for entry in entries:
         if not entry.complete():
             print(f"{entry.key}  (incomplete: a build that failed or is running; "

@@ -37,11 +37,9 @@ def _number(value) -> str:
     return str(value) if isinstance(value, int) else repr(float(value))
 
 
-def settings(run, model, batch, drivers, output, fmt, backend) -> list:
-    """The lines of settings.txt: a name and its values each."""
-    lines = [["output", output], ["format", fmt],
-             ["backend", "cuda" if backend == "cuda" else "auto"],
-             ["trajectories", str(batch.n)]]
+def settings(run, model, drivers) -> list:
+    """The lines of settings.txt that the run file gives: a name and its values each."""
+    lines = []
     for table, keys in SETTINGS.items():
         for key, value in run.table(table).items():
             if key in COMPILED_OUTPUTS:
@@ -79,6 +77,12 @@ def _selected(run, key, names, model, labels) -> list:
                                      f"{', '.join(model.names(labels))}")
         chosen += [labels[row] for row in rows]
     return chosen
+
+
+def run_settings(batch, output, fmt, backend) -> list:
+    """The lines of settings.txt that the command line gives."""
+    return [["output", output], ["format", fmt],
+            ["backend", "cuda" if backend == "cuda" else "auto"], ["trajectories", str(batch.n)]]
 
 
 def write_folder(folder, lines, batch, drivers):

@@ -327,7 +327,7 @@ int solve(const std::filesystem::path& folder) {
     cubie::write_result(result, output, format);
     std::printf("backend       %s\n", result.backend.c_str());
     std::printf("trajectories  %zu\n", n);
-    std::printf("solved in     %.3f s\n", seconds.count());
+    std::printf("solved in     %.3g s\n", seconds.count());
     std::printf("statuses      %s\n", status_counts(result).c_str());
     std::printf("written       %s (%s)\n", output.c_str(), in.text("format").c_str());
     print_table(result, settings.t_end);
