@@ -4,7 +4,8 @@ sets all its elements alike, and its elements are named "u[0]", "u[1]", ... (quo
 Whatever no table names keeps the model's default.
 
     [inputs]   one value for every trajectory, or one per trajectory:
-               rho = 28 | [0, 10, 28] | { file = "rho.npy" } | { file = "sweep.csv", column = "rho" }
+               rho = 28 | [0, 10, 28] | { file = "rho.npy" } |
+               { file = "sweep.csv", column = "rho" }
     [random]   seeded samples, one per trajectory: seed = 1, samples = 1000,
                rho = { uniform = [0, 30] } | { normal = [mean, std] } | { loguniform = [a, b] }
     [grid]     every combination of the values given for each name, for each trajectory of

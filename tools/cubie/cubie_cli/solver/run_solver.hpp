@@ -99,8 +99,7 @@ private:
         N value{};
         const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
         if (error != std::errc{} || end != word.data() + word.size())
-            throw std::runtime_error("settings.txt: " + name + " has '" + word +
-                                     "', not a number");
+            throw std::runtime_error("settings.txt: " + name + " has '" + word + "', not a number");
         return value;
     }
 
