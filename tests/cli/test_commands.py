@@ -21,7 +21,7 @@ def test_check_prints_the_equations_and_checks_a_run_file(cache, work):
     for line in ("3 states, 1 parameter, 0 observables, 0 drivers", "  rho = 28",
                  "  beta = 8/3", "  dx/dt = sigma*(-x + y)", "  dy/dt = x*(rho - z) - y"):
         assert line in run.stdout
-    assert "sweep.toml: 1024 trajectories (1024 rho)" in run.stdout
+    assert "sweep.toml: 1024 trajectories (a grid of 1024 rho)" in run.stdout
     assert "compiling" not in run.stderr and not (cache / "solvers" / "check").exists()
 
 

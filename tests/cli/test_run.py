@@ -109,8 +109,8 @@ def test_a_catalogue_model_solves_as_the_library_does(sweep, work):
     lorenz_sweep = os.environ.get("CUBIE_LORENZ_SWEEP")
     if lorenz_sweep:
         subprocess.run([lorenz_sweep, "--n", "1024", "--method", "tsit5", "--tol", "1e-8",
-                        "--backend", "host", "--out", work / "library", "--format", "npy"],
-                       check=True, capture_output=True)
+                        "--precision", "double", "--backend", "host", "--out", work / "library",
+                        "--format", "npy"], check=True, capture_output=True)
         library = np.load(work / "library" / "final_states.npy")
         assert np.allclose(r["final_states"], library, rtol=1e-12, atol=1e-12)
         steps = np.load(work / "library" / "accepted_steps.npy")
@@ -134,7 +134,7 @@ def test_a_changed_run_file_reuses_the_solver(sweep, cache, work):
     run = cubie("run", "lorenz.toml", "changed.toml", "-o", "changed.h5", cache=cache, cwd=work)
     assert run.status == 0, run.stderr
     assert "compiling" not in run.stderr and "cached solver" in run.stderr
-    assert "6 trajectories (3 x x 2 rho)" in run.stderr
+    assert "6 trajectories (3 values of x, each over a grid of 2 rho)" in run.stderr
     r = read_h5(work / "changed.h5")
     assert np.array_equal(r["initial_states"][0], [1, 1, 2, 2, 3, 3])  # rows outermost
     assert np.array_equal(r["parameters"][0], [5, 28, 5, 28, 5, 28])

@@ -1,8 +1,8 @@
 """The per-user cache of compiled solvers: a folder per key under solvers/, the key a hash
 of everything that selects code (the model definition's bytes, method, controller,
 precision, output policies, the backend and compilers, and the contents of the library's
-headers, CMake files, the code generator and the solver template), so that a stale solver
-is never run. A folder is complete once its entry.json is written, last; building one
+headers, CMake files, the code generator and this package with its solver template), so
+that a stale solver is never run. A folder is complete once its entry.json is written, last; building one
 holds its lock file, so that two runs of the same solver compile it once.
 
 The cache is $CUBIE_CACHE_DIR, else $XDG_CACHE_HOME/cubie, else ~/.cache/cubie."""
@@ -87,8 +87,11 @@ class Entry:
         os.replace(temporary, self.record)
 
     def touch(self):
-        """Marks the entry used now (cache list shows it)."""
-        os.utime(self.record)
+        """Marks the entry used now, for cache list; a cache that is read-only stays as it is."""
+        try:
+            os.utime(self.record)
+        except OSError:
+            pass
 
     def size(self) -> int:
         return sum(p.stat().st_size for p in self.folder.rglob("*") if p.is_file())

@@ -44,7 +44,7 @@ class Batch:
     n: int
     initial_states: np.ndarray  # [state][trajectory], in the working precision
     parameters: np.ndarray  # [parameter][trajectory]
-    description: str  # how the trajectories were made: "64 rho x 64 z"
+    description: str  # how the trajectories were made: "a grid of 64 rho x 64 z"
 
 
 @dataclass
@@ -244,11 +244,14 @@ def batch(run, model, dtype) -> Batch:
         pattern = np.repeat(values, inner)
         columns[rows, :] = np.tile(pattern, n // len(pattern))[None, :]
 
-    parts = [f"{len(values)} {key}" for key, (_, values) in grid.items()]
-    if rows_of_pairs > 1:
-        parts.insert(0, f"{rows_of_pairs} {'paired values' if len(paired) > 1 else first}")
+    varying = [key for key, (_, values) in paired.items() if len(values) > 1]
+    parts = [f"{rows_of_pairs} values of {', '.join(varying)}"] if varying else []
+    if grid:
+        parts.append("a grid of " + " x ".join(f"{len(values)} {key}"
+                                                for key, (_, values) in grid.items()))
     n_states = len(model.states)
-    return Batch(n, columns[:n_states], columns[n_states:], " x ".join(parts) or "one")
+    return Batch(n, columns[:n_states], columns[n_states:],
+                 ", each over ".join(parts) or "one, from the model's defaults")
 
 
 def _check_size(run, n, rows, itemsize):

@@ -27,14 +27,14 @@ class Layout:
         return f'add_subdirectory("{self.root.as_posix()}" cubie EXCLUDE_FROM_ALL)'
 
     def fingerprint_files(self) -> list:
-        """Every file whose content can change a compiled solver: the library's headers
-        and CMake files, the code generator, and this package's solver template and build
-        recipe."""
+        """Every file whose content can change a compiled solver or what it reads: the
+        library's headers and CMake files, the code generator, and this package (its
+        solver template, its build recipe, the run folder it writes)."""
         groups = [sorted(self.include_dir.joinpath("cubie").rglob("*.hpp")),
                   sorted(self.cmake_dir.glob("*.cmake*")),
                   sorted(self.codegen_dir.joinpath("cubie_codegen").glob("*.py")),
-                  sorted(PACKAGE_DIR.joinpath("solver").glob("*")),
-                  [PACKAGE_DIR / "build.py"]]
+                  sorted(PACKAGE_DIR.glob("*.py")),
+                  sorted(PACKAGE_DIR.joinpath("solver").glob("*.hpp"))]
         if not self.installed:
             groups.append([self.root / "CMakeLists.txt"])
         return [path for group in groups for path in group]

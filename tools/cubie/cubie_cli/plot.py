@@ -120,7 +120,7 @@ def plot_file(path, figure, variables=None, chosen=None, kind="auto"):
     if handles:
         fig.legend(handles, labels, loc="upper center", ncol=min(len(labels), 5),
                    fontsize="small", frameon=False)
-        fig.tight_layout(rect=(0, 0, 1, 0.93))
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))  # the legend's inches
     else:
         fig.tight_layout()
     try:

@@ -167,21 +167,23 @@ struct table_column {
     const T* values;  ///< n_trajectories values
 };
 
-/// The inputs that differ between trajectories (at most 3: what the batch swept), then the
-/// final states (at most 6), for a few trajectories across the batch.
+/// The inputs that differ between trajectories (at most 3: what the batch swept; initial
+/// values as "x(t0)"), then the final states (at most 6), for a few trajectories across the
+/// batch.
 template <class T>
 void print_table(const cubie::batch_result<T>& r, double t_end) {
     const std::size_t n = r.n_trajectories;
     std::vector<table_column<T>> inputs;
-    const auto add_varying = [&](const std::vector<std::string>& names, const auto& values) {
+    const auto add_varying = [&](const std::vector<std::string>& names, const auto& values,
+                                 const char* suffix) {
         for (std::size_t row = 0; row < names.size() && inputs.size() < 3; ++row) {
             const T* first = values.data() + row * n;
             if (std::any_of(first, first + n, [&](T v) { return !(v == first[0]); }))
-                inputs.push_back({names[row], first});
+                inputs.push_back({names[row] + suffix, first});
         }
     };
-    add_varying(r.parameter_names, r.parameters);
-    add_varying(r.state_names, r.initial_states);
+    add_varying(r.parameter_names, r.parameters, "");
+    add_varying(r.state_names, r.initial_states, "(t0)");
     constexpr std::size_t shown_states = 6;
     const std::size_t states = std::min<std::size_t>(r.state_names.size(), shown_states);
 
