@@ -60,6 +60,24 @@ def cubie(*args, cache, cwd, timeout=600) -> Run:
     return Run(done.returncode, done.stdout, done.stderr, time.monotonic() - start)
 
 
+@pytest.fixture
+def cubie_here(cache, work, capsys, monkeypatch):
+    """The command run in this process, from the work folder: for the many short runs that
+    fail before any solve, without starting Python, NumPy and SymPy again for each."""
+    sys.path.insert(0, str(CUBIE.parent))
+    from cubie_cli.cli import main
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("CUBIE_CACHE_DIR", str(cache))
+
+    def run(*args) -> Run:
+        capsys.readouterr()
+        start = time.monotonic()
+        status = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return Run(status, out, err, time.monotonic() - start)
+    return run
+
+
 @pytest.fixture(scope="session")
 def cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cache")

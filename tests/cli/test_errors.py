@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import SWEEP, cubie
+from conftest import SWEEP
 
 SOLVED = "[integration]\nt_end = 1\ndt = 0.1\n"
 
@@ -64,34 +64,34 @@ def one_line_error(run, path, line, message, solver_ran=False):
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_a_malformed_run_file_is_one_line(case, cache, work, sweep):
+def test_a_malformed_run_file_is_one_line(case, work, sweep, cubie_here):
     text, message = CASES[case]
     name = f"bad_{case}.toml"
     (work / name).write_text(text)
     line = next(k for k, t in enumerate(text.splitlines(), start=1) if t.endswith("# <-"))
-    run = cubie("run", "lorenz.toml", name, cache=cache, cwd=work)
+    run = cubie_here("run", "lorenz.toml", name)
     one_line_error(run, name, line, message, solver_ran=message.startswith("setting"))
     assert "compiling" not in run.stderr
 
 
-def test_a_bad_number_in_an_input_file_names_its_line(cache, work):
+def test_a_bad_number_in_an_input_file_names_its_line(work, cubie_here):
     (work / "rho.csv").write_text("rho\n1\nabc\n")
     (work / "csv_input.toml").write_text(SOLVED + '[inputs]\nrho = { file = "rho.csv" }\n')
-    run = cubie("run", "lorenz.toml", "csv_input.toml", cache=cache, cwd=work)
+    run = cubie_here("run", "lorenz.toml", "csv_input.toml")
     one_line_error(run, str(work / "rho.csv"), 3, "'abc' in column rho is not a number")
 
 
-def test_an_unknown_result_format_is_refused(cache, work, sweep):
-    run = cubie("run", "lorenz.toml", "sweep.toml", "-o", "result.txt", cache=cache, cwd=work)
+def test_an_unknown_result_format_is_refused(sweep, cubie_here):
+    run = cubie_here("run", "lorenz.toml", "sweep.toml", "-o", "result.txt")
     assert run.status == 2 and run.stderr.startswith("cubie: error: -o result.txt: name")
 
 
 @pytest.mark.parametrize("command", ["run", "check"])
-def test_a_bad_model_is_one_line(command, cache, work):
+def test_a_bad_model_is_one_line(command, work, cubie_here):
     text = (work / "lorenz.toml").read_text().replace('dx = "sigma*(y - x)"',
                                                       'dx = "sigma*(y - w)"')
     (work / "bad_model.toml").write_text(text)
     line = next(k for k, t in enumerate(text.splitlines(), start=1) if "y - w" in t)
     arguments = ["bad_model.toml"] + (["sweep.toml"] if command == "run" else [])
-    run = cubie(command, *arguments, cache=cache, cwd=work)
+    run = cubie_here(command, *arguments)
     one_line_error(run, "bad_model.toml", line, "undefined name 'w'")

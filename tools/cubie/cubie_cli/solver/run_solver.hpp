@@ -292,6 +292,7 @@ void read_settings(const settings_file& in, Settings& s) {
 template <class Solver, class System>
 int solve(const std::filesystem::path& folder) {
     using T = typename Solver::value_type;
+    std::signal(SIGINT, on_interrupt);  // from the start: a Ctrl-C while reading cancels too
     const settings_file in(folder / "settings.txt");
     typename Solver::settings_type settings;
     read_settings(in, settings);
@@ -310,7 +311,6 @@ int solve(const std::filesystem::path& folder) {
     // About 100 chunks report progress, but none smaller than a device is kept busy by.
     control.chunk_trajectories = std::max<std::size_t>((n + 99) / 100, 65536);
 #endif
-    std::signal(SIGINT, on_interrupt);
 
     const Solver solver;
     cubie::batch_result<T> result;
