@@ -1,6 +1,6 @@
-"""Fixtures of the cubie command's tests: the command run as a user runs it, with a cache
-of its own for the whole session (so that the session compiles two solvers: the sweep's,
-and a changed model's), and the sweep solved once for the tests that read its result."""
+"""Fixtures of the cubie command's tests: the command run as a user runs it, with one cache
+of its own for the whole test run (which so compiles two solvers: the sweep's, and a
+changed model's), and the sweep solved once for the tests that read its result."""
 
 import os
 import re
@@ -94,7 +94,7 @@ def work(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def sweep(cache, work) -> Run:
-    """The sweep, solved with a fresh cache: the session's first compile."""
+    """The sweep, solved with a fresh cache: the test run's first compile."""
     run = cubie("run", "lorenz.toml", "sweep.toml", "-o", "sweep.h5", cache=cache, cwd=work)
     assert run.status == 0, run.stderr
     return run

@@ -78,7 +78,7 @@ def test_a_bad_number_in_an_input_file_names_its_line(work, cubie_here):
     (work / "rho.csv").write_text("rho\n1\nabc\n")
     (work / "csv_input.toml").write_text(SOLVED + '[inputs]\nrho = { file = "rho.csv" }\n')
     run = cubie_here("run", "lorenz.toml", "csv_input.toml")
-    one_line_error(run, str(work / "rho.csv"), 3, "'abc' in column rho is not a number")
+    one_line_error(run, "rho.csv", 3, "'abc' in column rho is not a number")
 
 
 def test_an_unknown_result_format_is_refused(sweep, cubie_here):

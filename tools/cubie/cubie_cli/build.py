@@ -5,6 +5,7 @@ the source tree, or find_package of the installation) and compiles it, through c
 where it is installed. Each phase is timed and reported; the compilers' output goes to the
 entry's build.log, and to the terminal too with --verbose."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -136,6 +137,7 @@ def build(entry, model, info, choice, toolchain, model_path, verbose, load_secon
         if shutil.which("ninja"):
             configure += ["-G", "Ninja"]
         launcher = shutil.which("ccache")
+        cached = launcher and os.environ.get("CCACHE_DISABLE", "0").lower() in ("0", "false", "")
         if launcher:
             configure.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}")
         if toolchain.cuda:
@@ -146,7 +148,7 @@ def build(entry, model, info, choice, toolchain, model_path, verbose, load_secon
         phases.run("configure", configure, "CMake", "configuring the solver's build")
         compiler = "nvcc" if toolchain.cuda else "the host compiler"
         phases.run("compile", [cmake, "--build", build_dir, "--target", "solver"],
-                   f"{source.name} by {compiler}{' through ccache' if launcher else ''}",
+                   f"{source.name} by {compiler}{' through ccache' if cached else ''}",
                    "compiling the solver")
         shutil.move(build_dir / "solver", entry.solver)
     finally:

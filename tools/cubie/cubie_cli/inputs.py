@@ -62,7 +62,7 @@ class _Reader:
     def __init__(self, run, model):
         self.run = run
         self.model = model
-        self.folder = os.path.dirname(os.path.abspath(run.path))
+        self.folder = os.path.dirname(run.path)  # files are named relative to the run file
         self.labels = model.states + model.parameters
         self.claimed = {}  # label -> the table that sets it
 
