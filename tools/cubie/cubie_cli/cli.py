@@ -18,6 +18,7 @@ import time
 
 from cubie_cli import __version__
 from cubie_cli.errors import CliError, one_line
+from cubie_cli.toolchain import BACKENDS
 
 MISTAKE = 2
 
@@ -41,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
                                             "arrays) or .csv (a folder of tables); default: "
                                             "the run file's name, .h5")
     run.add_argument("--plot", metavar="FIG.png", help="also plot the result (cubie plot)")
-    run.add_argument("--backend", choices=("auto", "host", "cuda"), default="auto",
+    run.add_argument("--backend", choices=BACKENDS, default="auto",
                      help="auto: cuda where nvcc and a GPU are found, else host")
     run.add_argument("--cache-dir", help="the solver cache (default: $CUBIE_CACHE_DIR, else "
                                          "~/.cache/cubie)")

@@ -4,8 +4,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from cubie_codegen.errors import DefinitionError
 from cubie_codegen.limits import MAX_DEFINITION_BYTES
 from cubie_codegen.toml_source import read
@@ -38,6 +36,13 @@ def model_bytes(path) -> bytes:
     return raw
 
 
+def numbers(spec, info) -> tuple:
+    """What the run file gives the solver to read, checked against the model: the batch's
+    inputs, the drivers' samples and the lines of settings.txt."""
+    drivers = inputs.drivers(spec, info)
+    return inputs.batch(spec, info), drivers, solve.settings(spec, info, drivers)
+
+
 def run(args, started) -> int:
     spec = run_file.load(args.run)
     choice = spec.solver
@@ -54,10 +59,8 @@ def run(args, started) -> int:
         model = load_model(args.model)
         info = ModelInfo.of(model)
         load_seconds = time.monotonic() - loading
-    dtype = np.float32 if choice.precision == "float" else np.float64
-    batch = inputs.batch(spec, info, dtype)
-    drivers = inputs.drivers(spec, info)
-    lines = solve.settings(spec, info, drivers)
+    batch, drivers, lines = numbers(spec, info)
+    requested = solve.output_format(args.output) if args.output else None
 
     if model is not None:
         with cache.building(entry):
@@ -74,7 +77,10 @@ def run(args, started) -> int:
     entry.touch()
 
     output = args.output or f"{Path(args.run).stem}{'.h5' if record['hdf5'] else '.npy'}"
-    fmt = solve.output_format(output, record["hdf5"])
+    fmt = requested or solve.output_format(output)
+    if fmt == "hdf5" and not record["hdf5"]:
+        raise CliError(f"-o {output}: this solver was built without HDF5 (libhdf5-dev was not "
+                       "found): write .npy or .csv, or install HDF5 and run cubie cache clear")
     lines += solve.run_settings(batch, output, fmt, args.backend)
     cached = "compiled now" if model is not None else f"cached solver {key}"
     say(f"{info.name}: {choice.describe()}; {record['backend']}; {cached}")
@@ -100,10 +106,7 @@ def check(args) -> int:
     print(describe_model(model))
     if args.run:
         spec = run_file.load(args.run)
-        dtype = np.float32 if spec.solver.precision == "float" else np.float64
-        batch = inputs.batch(spec, info, dtype)
-        drivers = inputs.drivers(spec, info)
-        solve.settings(spec, info, drivers)
+        batch, _, _ = numbers(spec, info)
         print(f"\n{args.run}: {batch.n} trajectories ({batch.description}); solver "
               f"{spec.solver.describe()}")
     return 0

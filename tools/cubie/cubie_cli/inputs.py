@@ -191,8 +191,9 @@ class _Reader:
         return rng.uniform(a, b, samples)
 
 
-def batch(run, model, dtype) -> Batch:
-    """The initial states and parameters of every trajectory, in `dtype`."""
+def batch(run, model) -> Batch:
+    """The initial states and parameters of every trajectory, in the run's precision."""
+    dtype = np.float32 if run.solver.precision == "float" else np.float64
     reader = _Reader(run, model)
     paired = {}  # key -> (rows, values): one value, or one per paired row
     for key, value in run.table("inputs").items():

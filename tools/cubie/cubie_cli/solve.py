@@ -20,15 +20,12 @@ CANCELLED = 130  # the solver's exit status after a SIGINT, as a shell reports o
 COMPILED_OUTPUTS = ("summaries", "save_counters")
 
 
-def output_format(path: str, hdf5: bool) -> str:
+def output_format(path: str) -> str:
     """The format a result path asks for by its extension."""
     fmt = FORMATS.get(Path(path).suffix.lower())
     if fmt is None:
         raise CliError(f"-o {path}: name the result .h5 (HDF5), .npy (a folder of NumPy "
                        "arrays) or .csv (a folder of tables)")
-    if fmt == "hdf5" and not hdf5:
-        raise CliError(f"-o {path}: this solver was built without HDF5 (libhdf5-dev was not "
-                       "found): write .npy or .csv, or install HDF5 and run cubie cache clear")
     return fmt
 
 
@@ -45,6 +42,8 @@ def settings(run, model, drivers) -> list:
             if key in COMPILED_OUTPUTS:
                 continue
             if key in ("saved_states", "saved_observables"):
+                if not value:  # nothing of the kind saved: its policy is not compiled
+                    continue
                 labels = model.states if key == "saved_states" else model.observables
                 lines.append([key] + _selected(run, key, value, model, labels))
             elif isinstance(value, bool):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from cubie_cli.errors import CliError
 
-BACKENDS = ("auto", "host", "cuda")
+BACKENDS = ("auto", "host", "cuda")  # what --backend takes
 DEFAULT_CUDA_ARCHITECTURES = "90"  # the project's own default (CMakePresets.json)
 
 
