@@ -124,6 +124,7 @@ def plot_file(path, figure, variables=None, chosen=None, kind="auto"):
     else:
         fig.tight_layout()
     try:
+        Path(figure).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(figure, dpi=110)
     except (OSError, ValueError) as e:
         raise CliError(f"cannot write {figure}: {getattr(e, 'strerror', None) or e}",
