@@ -74,3 +74,20 @@ def test_the_methods_are_the_librarys():
                               r"implicit_runge_kutta)<", headers, re.M))
     declared |= set(re.findall(r"^using ([a-z0-9_]+_(?:gmres|bicgstab)) =", headers, re.M))
     assert declared == set(METHODS)
+
+
+def test_nvcc_and_a_gpu_make_a_cuda_build(tmp_path, monkeypatch):
+    from cubie_cli import build, toolchain
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for name, text in (("nvidia-smi", "echo 9.0"), ("nvcc", "echo release 13.0")):
+        (fake / name).write_text(f"#!/bin/sh\n{text}\n")
+        (fake / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    found = toolchain.detect("auto")
+    assert found.cuda and found.nvcc == str(fake / "nvcc") and found.cuda_architectures == "90"
+    project = build.cmake_project(found)
+    assert "LANGUAGES C CXX CUDA" in project and "add_executable(solver main.cu)" in project
+    assert not toolchain.detect("host").cuda
+    (fake / "nvidia-smi").unlink()
+    assert not toolchain.detect("auto").cuda  # nvcc alone: no GPU to run on

@@ -22,9 +22,11 @@ class Toolchain:
     identity: str  # the compilers' versions, part of the cache key
 
     def describe(self) -> str:
-        if self.cuda:
-            return f"cuda backend (nvcc, sm_{self.cuda_architectures.replace(';', ', sm_')})"
-        return "host backend"
+        if not self.cuda:
+            return "host backend"
+        if self.cuda_architectures == "native":
+            return "cuda backend (nvcc, for the GPUs present)"
+        return f"cuda backend (nvcc, sm_{self.cuda_architectures.replace(';', ', sm_')})"
 
 
 def _output(command) -> str:
@@ -44,18 +46,22 @@ def find_nvcc() -> str | None:
 
 
 def gpu_architectures() -> list:
-    """The compute capabilities of the GPUs nvidia-smi lists ("90"), none without it."""
+    """The compute capabilities of the GPUs nvidia-smi lists ("90"); ["native"] (CMake
+    asks the GPUs) where its driver cannot say; none without a GPU."""
     if not shutil.which("nvidia-smi"):
         return []
     text = _output(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"])
-    return sorted({line.strip().replace(".", "") for line in text.splitlines() if line.strip()})
+    found = {line.strip().replace(".", "") for line in text.splitlines()}
+    if found and all(cap.isdigit() for cap in found):
+        return sorted(found)
+    return ["native"] if "GPU " in _output(["nvidia-smi", "-L"]) else []
 
 
 def detect(backend: str) -> Toolchain:
     """The toolchain for `backend`: auto (cuda where nvcc and a GPU are found), host or
     cuda (needs nvcc)."""
     cxx = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++") or ""
-    host_identity = f"{os.path.realpath(cxx)} {_output([cxx, '--version'])}" if cxx else ""
+    host_identity = f"{shutil.which(cxx) or cxx} {_output([cxx, '--version'])}" if cxx else ""
     if backend == "host":
         return Toolchain(False, None, "", host_identity)
     nvcc = find_nvcc()
