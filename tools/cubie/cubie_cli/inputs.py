@@ -165,6 +165,7 @@ class _Reader:
             self.fail(table, key, f"{form} takes [start, stop, count], count a whole number of "
                                   "at least 1")
         start, stop, count = spec
+        _check_size(self.run, count, 1, 8)
         return getattr(np, form)(start, stop, count)
 
     def random_values(self, key, value, seed, samples) -> np.ndarray:
@@ -201,12 +202,11 @@ def batch(run, model) -> Batch:
     sampled = run.table("random")
     if sampled:
         seed, samples = sampled.get("seed"), sampled.get("samples")
-        for name, number in (("seed", seed), ("samples", samples)):
-            if not isinstance(number, int) or isinstance(number, bool) or number < \
-                    (name == "samples"):
+        for name, number, minimum in (("seed", seed, 0), ("samples", samples, 1)):
+            if not isinstance(number, int) or isinstance(number, bool) or number < minimum:
                 run.fail("random", name if name in sampled else None,
-                         f"[random] needs {name}, a whole number"
-                         + (" of at least 1" if name == "samples" else ", 0 or more"))
+                         f"[random] needs {name}, a whole number of at least {minimum}")
+        _check_size(run, samples, 1, 8)
         for key, value in sampled.items():
             if key not in ("seed", "samples"):
                 rows = reader.rows("random", key)
@@ -256,12 +256,14 @@ def batch(run, model) -> Batch:
 
 
 def _check_size(run, n, rows, itemsize):
-    """Refuses a batch whose inputs alone would take half the host's memory."""
+    """Refuses inputs (n values of `rows` rows) that alone would take half the host's
+    memory."""
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     needed = n * max(rows, 1) * itemsize
     if needed > memory // 2:
-        raise CliError(f"{n} trajectories need {needed / 2**30:.1f} GiB of inputs, over half "
-                       f"of this machine's {memory / 2**30:.1f} GiB: solve fewer at a time",
+        raise CliError(f"the inputs would hold {n * max(rows, 1)} values "
+                       f"({needed / 2**30:.1f} GiB), over half of this machine's memory "
+                       f"({memory / 2**30:.1f} GiB): solve fewer trajectories at a time",
                        Location(run.path))
 
 
