@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "device_banner.cuh"
 #include "hand_contender.cuh"
 #include "lorenz_bench.hpp"
@@ -141,15 +142,6 @@ std::vector<row> measure_saving(std::size_t n, int repeat) {
     return rows;
 }
 
-template <class Number>
-std::vector<Number> parse_list(const std::string& text) {
-    std::vector<Number> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        out.push_back(static_cast<Number>(std::stod(item)));
-    return out;
-}
-
 void print_row(const row& r) {
     const bench::comparison& c = r.c;
     const int log2n = static_cast<int>(std::lround(std::log2(static_cast<double>(r.n))));
@@ -207,26 +199,17 @@ int main(int argc, char** argv) {
     int repeat = 5;
     bool saving = false;
     std::string json_path;
-    for (int i = 1; i < argc; ++i) {
-        const std::string flag = argv[i];
-        const bool valued = i + 1 < argc;
-        if (flag == "--saves")
-            saving = true;
-        else if (valued && flag == "--log2n")
-            log2n = parse_list<int>(argv[++i]);
-        else if (valued && flag == "--tolerances")
-            tolerances = parse_list<double>(argv[++i]);
-        else if (valued && flag == "--repeat")
-            repeat = std::stoi(argv[++i]);
-        else if (valued && flag == "--json")
-            json_path = argv[++i];
-        else {
-            std::fprintf(stderr,
-                         "usage: lorenz_bench [--log2n 10,14,...] [--tolerances 1e-5,...] "
-                         "[--repeat R] [--saves] [--json FILE]\n");
-            return 2;
-        }
-    }
+    if (!bench::parse_flags(
+            argc, argv,
+            {{"--saves", [&](const std::string&) { saving = true; }, false},
+             {"--log2n", [&](const std::string& v) { log2n = bench::parse_list<int>(v); }},
+             {"--tolerances",
+              [&](const std::string& v) { tolerances = bench::parse_list<double>(v); }},
+             {"--repeat", [&](const std::string& v) { repeat = std::stoi(v); }},
+             {"--json", [&](const std::string& v) { json_path = v; }}},
+            "usage: lorenz_bench [--log2n 10,14,...] [--tolerances 1e-5,...] [--repeat R] "
+            "[--saves] [--json FILE]"))
+        return 2;
     try {
         const bench::device_banner device = bench::print_device_banner();
         std::printf(

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "command_line.hpp"
 #include "device_banner.cuh"
 #include "hand_contender.cuh"
 #include "nonstiff_bench.hpp"
@@ -153,13 +154,6 @@ std::vector<row> measure_lorenz96(int sites, std::size_t n, int repeat) {
     return rows;
 }
 
-std::vector<int> parse_list(const std::string& text) {
-    std::vector<int> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoi(item));
-    return out;
-}
-
 void print_row(const row& r) {
     const bench::comparison& c = r.c;
     const int log2n = static_cast<int>(std::lround(std::log2(static_cast<double>(r.n))));
@@ -207,26 +201,17 @@ int main(int argc, char** argv) {
     std::vector<int> pleiades_log2n = {10, 14, 17, 20};
     int log2n = 17, repeat = 5;
     std::string json_path;
-    for (int i = 1; i < argc; ++i) {
-        const std::string flag = argv[i];
-        const bool valued = i + 1 < argc;
-        if (valued && flag == "--sites")
-            sites = parse_list(argv[++i]);
-        else if (valued && flag == "--log2n")
-            log2n = std::stoi(argv[++i]);
-        else if (valued && flag == "--pleiades-log2n")
-            pleiades_log2n = parse_list(argv[++i]);
-        else if (valued && flag == "--repeat")
-            repeat = std::stoi(argv[++i]);
-        else if (valued && flag == "--json")
-            json_path = argv[++i];
-        else {
-            std::fprintf(stderr,
-                         "usage: nonstiff_bench [--sites 4,8,...] [--log2n 17] "
-                         "[--pleiades-log2n 10,14,...] [--repeat R] [--json FILE]\n");
-            return 2;
-        }
-    }
+    if (!bench::parse_flags(
+            argc, argv,
+            {{"--sites", [&](const std::string& v) { sites = bench::parse_list<int>(v); }},
+             {"--log2n", [&](const std::string& v) { log2n = std::stoi(v); }},
+             {"--pleiades-log2n",
+              [&](const std::string& v) { pleiades_log2n = bench::parse_list<int>(v); }},
+             {"--repeat", [&](const std::string& v) { repeat = std::stoi(v); }},
+             {"--json", [&](const std::string& v) { json_path = v; }}},
+            "usage: nonstiff_bench [--sites 4,8,...] [--log2n 17] [--pleiades-log2n 10,14,...] "
+            "[--repeat R] [--json FILE]"))
+        return 2;
     try {
         const bench::device_banner device = bench::print_device_banner();
         std::printf(

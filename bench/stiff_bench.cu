@@ -21,10 +21,12 @@
 #include <cstdlib>
 #include <exception>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "command_line.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "stiff_bench.hpp"
 
@@ -39,38 +41,23 @@ int main(int argc, char** argv) {
                          {"radau_iia_5", &stiff_bench::run_radau_iia_5}};
     std::vector<std::string> methods;
     for (const auto& m : all_methods) methods.push_back(m.first);
-    for (int i = 1; i < argc; ++i) {
-        const std::string flag = argv[i];
-        const bool valued = i + 1 < argc;
-        if (valued && flag == "--log2n") {
-            log2n = std::stoi(argv[++i]);
-        } else if (valued && flag == "--repeat") {
-            repeat = std::stoi(argv[++i]);
-        } else if (valued && flag == "--tol") {
-            tol = std::stod(argv[++i]);
-        } else if (flag == "--no-host") {
-            host = false;
-        } else if (valued && flag == "--methods") {
-            methods.clear();
-            std::istringstream list(argv[++i]);
-            for (std::string name; std::getline(list, name, ',');) {
-                if (std::none_of(std::begin(all_methods), std::end(all_methods),
-                                 [&](const auto& m) { return m.first == name; })) {
-                    std::fprintf(stderr,
-                                 "stiff_bench: unknown method '%s' (rosenbrock23, rodas5p, "
-                                 "kvaerno5, radau_iia_5)\n",
-                                 name.c_str());
-                    return 2;
-                }
-                methods.push_back(name);
-            }
-        } else {
-            std::fprintf(stderr,
-                         "usage: stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host] "
-                         "[--methods a,b,...]\n");
-            return 2;
-        }
-    }
+    const auto take_methods = [&](const std::string& v) {
+        methods = bench::parse_names(v);
+        for (const std::string& name : methods)
+            if (std::none_of(std::begin(all_methods), std::end(all_methods),
+                             [&](const auto& m) { return m.first == name; }))
+                throw std::invalid_argument("unknown method '" + name +
+                                            "' (rosenbrock23, rodas5p, kvaerno5, radau_iia_5)");
+    };
+    if (!bench::parse_flags(argc, argv,
+                            {{"--log2n", [&](const std::string& v) { log2n = std::stoi(v); }},
+                             {"--repeat", [&](const std::string& v) { repeat = std::stoi(v); }},
+                             {"--tol", [&](const std::string& v) { tol = std::stod(v); }},
+                             {"--no-host", [&](const std::string&) { host = false; }, false},
+                             {"--methods", take_methods}},
+                            "usage: stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] "
+                            "[--no-host] [--methods a,b,...]"))
+        return 2;
     try {
         cudaDeviceProp p{};
         CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "command_line.hpp"
 #include "wall_clock.hpp"
 
 namespace bench {
@@ -20,18 +21,14 @@ struct sweep_options {
 inline std::optional<sweep_options> parse_sweep_options(int argc, char** argv,
                                                         sweep_options options,
                                                         const char* program) {
-    for (int i = 1; i < argc; i += 2) {
-        const std::string flag = argv[i];
-        if (i + 1 < argc && flag == "--log2n") {
-            options.log2n = std::stoi(argv[i + 1]);
-        } else if (i + 1 < argc && flag == "--repeat") {
-            options.repeat = std::stoi(argv[i + 1]);
-        } else {
-            std::fprintf(stderr, "usage: %s [--log2n %d] [--repeat %d]\n", program, options.log2n,
-                         options.repeat);
-            return std::nullopt;
-        }
-    }
+    const std::string usage = "usage: " + std::string(program) + " [--log2n " +
+                              std::to_string(options.log2n) + "] [--repeat " +
+                              std::to_string(options.repeat) + "]";
+    if (!parse_flags(argc, argv,
+                     {{"--log2n", [&](const std::string& v) { options.log2n = std::stoi(v); }},
+                      {"--repeat", [&](const std::string& v) { options.repeat = std::stoi(v); }}},
+                     usage.c_str()))
+        return std::nullopt;
     return options;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cubie/algorithms/rosenbrock/ros3p.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "support/recording_sweep.hpp"
 #include "support/test_backend.hpp"
 

@@ -17,10 +17,14 @@
 #include "cubie/solver/solver.hpp"
 #include "cubie/systems/right_hand_side.hpp"
 #include "support/failing_steps.hpp"
+#include "support/failure_isolation.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::check_divergence_recovered;
+using cubie::testing::check_failure_without_smaller_step;
+using cubie::testing::check_fixed_step_failure;
 using cubie::testing::check_pollution_reference;
 using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
@@ -74,52 +78,16 @@ TEST_CASE("a step whose Newton iteration fails is rejected, and only for that tr
         CHECK(converged.linear_iterations == converged.newton_iterations + 3);
     }
     SUBCASE("adaptive: rejected, retried with smaller steps, other trajectory unchanged") {
-        solve_settings<pi_controller> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        settings.rtol = {1e-8};
-        settings.atol = {1e-12};
-        const auto result = solver<cubic_decay<double>, kvaerno3, pi_controller>{}.solve(
-            inputs, settings, test_backend{});
-        const std::vector<double> one{1}, mild{0.1};
-        const auto alone = solver<cubic_decay<double>, kvaerno3, pi_controller>{}.solve(
-            {1, one, mild}, settings, test_backend{});
-        CHECK(result.statuses[0] == status::success);
-        CHECK(result.rejected_steps[0] >= 1);
-        const double exact = cubic_decay_solution(1e4, 1);
-        CHECK(std::abs(result.final_state(0, 0) - exact) < 2 * (1e-12 + 1e-8 * exact));
-        CHECK(result.statuses[1] == status::success);
-        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
-        CHECK(result.accepted_steps[1] == alone.accepted_steps[0]);
-        CHECK(result.rejected_steps[1] == alone.rejected_steps[0]);
-        CHECK(result.newton_iterations[1] == alone.newton_iterations[0]);
-        CHECK(result.linear_iterations[1] == alone.linear_iterations[0]);
+        const auto result = check_divergence_recovered<kvaerno3, pi_controller>(inputs);
         // At least one iteration per implicit stage of every accepted step.
         CHECK(result.newton_iterations[1] >= 3 * result.accepted_steps[1]);
     }
     SUBCASE("adaptive, with no smaller step allowed: the trajectory ends with newton_divergence") {
-        solve_settings<pi_controller> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        settings.dt_min = 0.4;
-        const solver<cubic_decay<double>, kvaerno3, pi_controller> s;
-        const auto result = s.solve(inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::newton_divergence);
-        CHECK(result.final_state(0, 0) == 1);
-        const std::vector<double> one{1}, mild{0.1};
-        const auto alone = s.solve({1, one, mild}, settings, test_backend{});
-        CHECK(result.statuses[1] == alone.statuses[0]);
-        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
+        check_failure_without_smaller_step<cubic_decay<double>, kvaerno3, pi_controller>(
+            inputs, status::newton_divergence);
     }
     SUBCASE("fixed steps: the trajectory ends with newton_divergence") {
-        solve_settings<fixed_step> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        const auto result = solver<cubic_decay<double>, kvaerno3, fixed_step>{}.solve(
-            inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::newton_divergence);
-        CHECK(result.final_state(0, 0) == 1);  // the last finite state
-        CHECK(result.statuses[1] == status::success);
-        CHECK(std::abs(result.final_state(0, 1) - cubic_decay_solution(0.1, 1)) < 1e-2);
+        check_fixed_step_failure<cubic_decay<double>, kvaerno3>(inputs, status::newton_divergence,
+                                                                cubic_decay_solution(0.1, 1), 1e-2);
     }
 }

@@ -21,11 +21,15 @@
 #include "cubie/solver/solver.hpp"
 #include "cubie/systems/right_hand_side.hpp"
 #include "support/failing_steps.hpp"
+#include "support/failure_isolation.hpp"
 #include "support/stiff_problems.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::check_divergence_recovered;
+using cubie::testing::check_failure_without_smaller_step;
+using cubie::testing::check_fixed_step_failure;
 using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
 using cubie::testing::cubic_decay_solution;
@@ -191,29 +195,12 @@ TEST_CASE("a singular iteration matrix fails the step, and only that trajectory"
         CHECK(result.newton_iterations[1] >= result.accepted_steps[1] + result.rejected_steps[1]);
     }
     SUBCASE("adaptive, with no smaller step allowed: the trajectory ends with singular_matrix") {
-        solve_settings<gustafsson_controller> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        settings.dt_min = 0.4;
-        const solver<relaxation<double>, radau_iia_5, gustafsson_controller> s;
-        const auto result = s.solve(inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::singular_matrix);
-        CHECK(result.final_state(0, 0) == 1);
-        const std::vector<double> two{2}, minus_one{-1};
-        const auto alone = s.solve({1, two, minus_one}, settings, test_backend{});
-        CHECK(result.statuses[1] == alone.statuses[0]);
-        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
+        check_failure_without_smaller_step<relaxation<double>, radau_iia_5, gustafsson_controller>(
+            inputs, status::singular_matrix);
     }
     SUBCASE("fixed steps: the trajectory ends with singular_matrix") {
-        solve_settings<fixed_step> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        const auto result = solver<relaxation<double>, radau_iia_5, fixed_step>{}.solve(
-            inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::singular_matrix);
-        CHECK(result.final_state(0, 0) == 1);  // the last finite state
-        CHECK(result.statuses[1] == status::success);
-        CHECK(std::abs(result.final_state(0, 1) - exact_1) < 1e-3);
+        check_fixed_step_failure<relaxation<double>, radau_iia_5>(inputs, status::singular_matrix,
+                                                                  exact_1, 1e-3);
     }
     SUBCASE("radau_iia_3's error filter 2 / h - p, a factorisation of its own, singular too") {
         // h p = 0.5 * 4 = 2 = 1 / gamma0: the complex block's matrix is regular, the
@@ -270,50 +257,15 @@ TEST_CASE("a step whose Newton iteration fails is rejected, and only for that tr
         CHECK(converged.linear_iterations <= 2 * converged.newton_iterations + 2);
     }
     SUBCASE("adaptive: rejected, retried with smaller steps, other trajectory unchanged") {
-        solve_settings<gustafsson_controller> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        settings.rtol = {1e-8};
-        settings.atol = {1e-12};
-        const solver<cubic_decay<double>, radau_iia_5, gustafsson_controller> s;
-        const auto result = s.solve(inputs, settings, test_backend{});
-        const std::vector<double> one{1}, mild{0.1};
-        const auto alone = s.solve({1, one, mild}, settings, test_backend{});
-        CHECK(result.statuses[0] == status::success);
-        CHECK(result.rejected_steps[0] >= 1);
-        const double exact = cubic_decay_solution(1e4, 1);
-        CHECK(std::abs(result.final_state(0, 0) - exact) < 2 * (1e-12 + 1e-8 * exact));
-        CHECK(result.statuses[1] == status::success);
-        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
-        CHECK(result.accepted_steps[1] == alone.accepted_steps[0]);
-        CHECK(result.rejected_steps[1] == alone.rejected_steps[0]);
-        CHECK(result.newton_iterations[1] == alone.newton_iterations[0]);
-        CHECK(result.linear_iterations[1] == alone.linear_iterations[0]);
+        const auto result = check_divergence_recovered<radau_iia_5, gustafsson_controller>(inputs);
         CHECK(result.newton_iterations[1] >= result.accepted_steps[1]);
     }
     SUBCASE("adaptive, with no smaller step allowed: the trajectory ends with newton_divergence") {
-        solve_settings<gustafsson_controller> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        settings.dt_min = 0.4;
-        const solver<cubic_decay<double>, radau_iia_5, gustafsson_controller> s;
-        const auto result = s.solve(inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::newton_divergence);
-        CHECK(result.final_state(0, 0) == 1);
-        const std::vector<double> one{1}, mild{0.1};
-        const auto alone = s.solve({1, one, mild}, settings, test_backend{});
-        CHECK(result.statuses[1] == alone.statuses[0]);
-        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
+        check_failure_without_smaller_step<cubic_decay<double>, radau_iia_5, gustafsson_controller>(
+            inputs, status::newton_divergence);
     }
     SUBCASE("gauss_legendre_2, fixed steps: the trajectory ends with newton_divergence") {
-        solve_settings<fixed_step> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        const auto result = solver<cubic_decay<double>, gauss_legendre_2, fixed_step>{}.solve(
-            inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::newton_divergence);
-        CHECK(result.final_state(0, 0) == 1);  // the last finite state
-        CHECK(result.statuses[1] == status::success);
-        CHECK(std::abs(result.final_state(0, 1) - cubic_decay_solution(0.1, 1)) < 1e-4);
+        check_fixed_step_failure<cubic_decay<double>, gauss_legendre_2>(
+            inputs, status::newton_divergence, cubic_decay_solution(0.1, 1), 1e-4);
     }
 }

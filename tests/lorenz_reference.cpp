@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/cubie.hpp"
 #include "support/test_backend.hpp"
 

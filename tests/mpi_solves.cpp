@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/mpi/datatype.hpp"
 #include "cubie/mpi/gather_columns.hpp"
 #include "cubie/mpi/host_placement.hpp"

@@ -15,10 +15,13 @@
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/solver/solver.hpp"
 #include "support/failing_steps.hpp"
+#include "support/failure_isolation.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
 using namespace cubie;
+using cubie::testing::check_failure_without_smaller_step;
+using cubie::testing::check_fixed_step_failure;
 using cubie::testing::check_pollution_reference;
 using cubie::testing::check_ring_modulator_reference;
 using cubie::testing::check_stiff_references;
@@ -73,30 +76,11 @@ TEST_CASE("a singular W fails the step, and only that trajectory") {
         }
     }
     SUBCASE("adaptive, with no smaller step allowed: the trajectory ends with singular_matrix") {
-        solve_settings<pi_controller> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        settings.dt_min = 0.4;
-        const solver<relaxation<double>, rodas4, pi_controller> s;
-        const auto result = s.solve(inputs, settings, test_backend{});
-        CHECK(result.statuses[0] == status::singular_matrix);
-        CHECK(result.status_message(0) == std::string("singular_matrix"));
-        CHECK(result.final_state(0, 0) == 1);
-        const std::vector<double> two{2}, minus_one{-1};
-        const auto alone = s.solve({1, two, minus_one}, settings, test_backend{});
-        CHECK(result.statuses[1] == alone.statuses[0]);
-        CHECK(result.final_state(0, 1) == alone.final_state(0, 0));
+        check_failure_without_smaller_step<relaxation<double>, rodas4, pi_controller>(
+            inputs, status::singular_matrix);
     }
     SUBCASE("fixed steps: the trajectory ends with singular_matrix") {
-        solve_settings<fixed_step> settings;
-        settings.t_end = 1;
-        settings.dt = 0.5;
-        const auto result = solver<relaxation<double>, rodas4, fixed_step>{}.solve(inputs, settings,
-                                                                                   test_backend{});
-        CHECK(result.statuses[0] == status::singular_matrix);
-        CHECK(result.final_state(0, 0) == 1);  // the last finite state
-        CHECK(result.statuses[1] == status::success);
-        CHECK(std::isfinite(result.final_state(0, 1)));
-        CHECK(std::abs(result.final_state(0, 1) - exact_1) < 1e-2);
+        check_fixed_step_failure<relaxation<double>, rodas4>(inputs, status::singular_matrix,
+                                                             exact_1, 1e-2);
     }
 }

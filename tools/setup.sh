@@ -2,8 +2,8 @@
 # Installs what building CuBIE++ needs beyond the CUDA toolkit, from Debian/Ubuntu
 # packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost, HDF5's C library,
 # Open MPI (headers and mpirun, for cubie::mpi) and ccache; and from PyPI the code
-# generator's Python packages (SymPy, pytest) and those the result file checks read with
-# (numpy, h5py).
+# generator's Python packages (SymPy, pytest), those the result file checks read with
+# (numpy, h5py) and matplotlib, with which `cubie plot` draws.
 # Packages already installed are left alone; nothing is downloaded when all are present.
 set -euo pipefail
 
@@ -29,11 +29,12 @@ fi
 
 # The code generator (tools/codegen) runs at build time on python3: SymPy, and pytest and
 # Hypothesis for its tests; tests/reference/check_result_files.py reads result files with
-# numpy and h5py.
+# numpy and h5py; the cubie command (tools/cubie) needs numpy, reads HDF5 results with h5py
+# and plots them with matplotlib.
 # From PyPI where they are not importable already.
 command -v python3 >/dev/null || apt_install python3 python3-pip
 python_missing=()
-for module in sympy pytest hypothesis numpy h5py; do
+for module in sympy pytest hypothesis numpy h5py matplotlib; do
   python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
 done
 if ((${#python_missing[@]})); then

@@ -15,6 +15,7 @@
 
 #include "cubie/backends/cuda.hpp"
 #include "cubie/backends/host.hpp"
+#include "cubie/catalogue/lorenz.hpp"
 #include "cubie/core/pinned_buffer.hpp"
 #include "cubie/cubie.hpp"
 #include "support/recording_sweep.hpp"

@@ -115,12 +115,23 @@ PUBLISHED = {
 
 
 def read_tableau(method):
+    """The members of <method>_tableau as written in its header; a tableau derived from
+    another's starts from the base's members, and a member may name one of the base's."""
     source = (HEADERS / f"{method}.hpp").read_text()
-    body = re.search(rf"struct {method}_tableau {{(.*?)\n}};", source, re.S).group(1)
-    body = re.sub(r"//[^\n]*", "", body)
-    members = {}
+    match = re.search(rf"struct {method}_tableau(?: : (\w+)_tableau)? {{(.*?)\n}};", source, re.S)
+    base, body = match.group(1), re.sub(r"//[^\n]*", "", match.group(2))
+    members = dict(read_tableau(base)) if base else {}
+    inherited = dict(members)
     for kind, name, initializer in re.findall(
             r"static constexpr (int|double) (\w+)(?:\[\d+\])* = (.*?);", body, re.S):
+        named = re.fullmatch(r"\w+_tableau::(\w+)", initializer.strip())
+        if named:
+            members[name] = inherited[named.group(1)]
+            continue
+        elements = re.findall(r"base::(\w+)\[(\d+)\]", initializer)
+        if elements:
+            members[name] = [inherited[member][int(k)] for member, k in elements]
+            continue
         value = parse_initializer(initializer, members)
         members[name] = int(value) if kind == "int" else value
     return members

@@ -1,6 +1,6 @@
 # Compiles wrong_types.cpp with -D${WRONG} and checks that it fails, with a first error that
 # says a constraint failed (or, for a call, that no overload matched) and a diagnostic that
-# says which: the satisfaction of ${CONCEPT}.
+# says which: ${CONCEPT} is not satisfied.
 #   -DCOMPILER=... -DSOURCE=... -DWRONG=WRONG_STEPPER -DCONCEPT=stepper
 #   "-DINCLUDE_DIRS=a;b" -DSTANDARD=c++20
 set(flags -std=${STANDARD} -fsyntax-only -D${WRONG})
@@ -16,7 +16,10 @@ string(REGEX MATCH "error: [^\n]*" first_error "${out}")
 if(NOT first_error MATCHES "constraint|no matching function")
   message(FATAL_ERROR "${WRONG}: the first error is not a constraint failure:\n${first_error}")
 endif()
-if(NOT out MATCHES "satisfaction of [^a-z_]*${CONCEPT}<")
+# A single type: "required for the satisfaction of 'concept<T>'"; a pack: "the expression
+# '(... && concept<Ts>) [with ...]' evaluated to 'false'".
+if(NOT out MATCHES "satisfaction of [^a-z_]*${CONCEPT}<" AND
+   NOT out MATCHES "${CONCEPT}<[A-Za-z_]+>\\) \\[with [^]]*\\][^a-z]*evaluated to [^a-z]*false")
   message(FATAL_ERROR "${WRONG}: the diagnostic never says that ${CONCEPT} fails:\n${out}")
 endif()
 message(STATUS "${WRONG}: ${first_error}")

@@ -25,6 +25,8 @@ int main() {
     cubie::solver<lorenz, cubie::tsit5, int> s;
 #elif defined(WRONG_SYSTEM)
     cubie::solver<double, cubie::tsit5, cubie::pi_controller> s;
+#elif defined(WRONG_OUTPUT)
+    cubie::solver<lorenz, cubie::tsit5, cubie::pi_controller, double> s;
 #elif defined(WRONG_BACKEND)
     cubie::solver<lorenz, cubie::tsit5, cubie::pi_controller> s;
     cubie::solve_settings<cubie::pi_controller> settings;

@@ -29,13 +29,21 @@
 
 namespace cubie {
 
-/// Algorithms whose steps take an implicit_step_report.
+/// Algorithms whose steps take an implicit_step_report (implicit = true).
 template <class Algorithm>
 constexpr bool is_implicit() {
-    if constexpr (requires { Algorithm::implicit; })
-        return Algorithm::implicit;
-    else
-        return false;
+    return requires {
+        requires Algorithm::implicit;
+    };
+}
+
+/// Algorithms with a continuous extension, an interpolant of the step (has_dense_output =
+/// true).
+template <class Algorithm>
+constexpr bool has_dense_output() {
+    return requires {
+        requires Algorithm::has_dense_output;
+    };
 }
 
 namespace detail {

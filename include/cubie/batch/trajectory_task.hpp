@@ -32,7 +32,8 @@ struct batch_arrays {
                                ///< not requested
 };
 
-template <stepper Algorithm, step_controller Controller, ode_system System, class... Outputs>
+template <stepper Algorithm, step_controller Controller, ode_system System,
+          output_policy... Outputs>
 struct trajectory_task {
     using T = typename System::value_type;
     using algorithm = Algorithm;

@@ -18,6 +18,15 @@ struct tolerances {
     vector<T, N> rtol;
 };
 
+/// Every atol and rtol equal to `value`.
+template <class T, int N>
+CUBIE_HD tolerances<T, N> uniform_tolerances(T value) {
+    tolerances<T, N> tol;
+    CUBIE_UNROLL
+    for (int i = 0; i < N; ++i) tol.atol[i] = tol.rtol[i] = value;
+    return tol;
+}
+
 /// Scale of component i: the error it may carry.
 template <class T, int N>
 CUBIE_HD T error_scale(const tolerances<T, N>& tol, const vector<T, N>& y,

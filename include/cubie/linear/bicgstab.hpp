@@ -46,13 +46,9 @@ struct bicgstab {
                                   const vector<T, N>& b, vector<T, N>& x, T tol,
                                   int& iterations) const {
         iterations = 0;
-        const T b_norm = linear::norm(b);
-        if (!cuda::std::isfinite(b_norm)) return krylov_outcome::breakdown;
-        if (b_norm == T(0)) {
-            x = {};
-            return krylov_outcome::converged;
-        }
-        const T target = tol * b_norm;
+        T target;
+        if (krylov_outcome early; linear::ends_before_iterating(b, x, tol, target, early))
+            return early;
         vector<T, N> r, r_hat{}, p{}, v{};
         T rho = 1, alpha = 1, omega = 1;
         bool restart = true;

@@ -56,13 +56,9 @@ struct gmres {
                                   const vector<T, N>& b, vector<T, N>& x, T tol,
                                   int& iterations) const {
         iterations = 0;
-        const T b_norm = linear::norm(b);
-        if (!cuda::std::isfinite(b_norm)) return krylov_outcome::breakdown;
-        if (b_norm == T(0)) {
-            x = {};
-            return krylov_outcome::converged;
-        }
-        const T target = tol * b_norm;
+        T target;
+        if (krylov_outcome early; linear::ends_before_iterating(b, x, tol, target, early))
+            return early;
         vector<T, N> r;
         linear::residual(apply, b, x, r);
         T r_norm = linear::norm(r);

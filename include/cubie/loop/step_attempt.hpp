@@ -13,15 +13,6 @@
 
 namespace cubie::detail {
 
-/// Algorithms with a continuous extension (interpolant) declare has_dense_output.
-template <class Algorithm>
-constexpr bool has_dense_output() {
-    if constexpr (requires { Algorithm::has_dense_output; })
-        return Algorithm::has_dense_output;
-    else
-        return false;
-}
-
 /// The stage derivatives an interpolating loop keeps across a step; nothing otherwise.
 template <class Algorithm, class State, bool Interpolates>
 struct dense_stages_of {

@@ -30,9 +30,9 @@ inline constexpr bool is_summaries = false;
 template <class... Metrics>
 inline constexpr bool is_summaries<summaries<Metrics...>> = true;
 
+/// One of the policies above.
 template <class T>
-inline constexpr bool is_output_policy =
-    std::is_same_v<T, save_state> || std::is_same_v<T, save_observables> ||
-    std::is_same_v<T, save_counters> || is_summaries<T>;
+concept output_policy = std::is_same_v<T, save_state> || std::is_same_v<T, save_observables> ||
+                        std::is_same_v<T, save_counters> || is_summaries<T>;
 
 }  // namespace cubie

@@ -53,7 +53,8 @@
 
 namespace cubie {
 
-template <ode_system System, stepper Algorithm, step_controller Controller, class... Outputs>
+template <ode_system System, stepper Algorithm, step_controller Controller,
+          output_policy... Outputs>
 class solver {
     using layout = output_layout<System, Outputs...>;
     using plan_type = output_plan<System, Controller, Outputs...>;

@@ -65,16 +65,14 @@ struct right_hand_side {
     const driver_splines_t<System>& drivers;
 
     CUBIE_HD void operator()(value_type t, const state_type& y, state_type& dydt) const {
-        drivers_t<System> d{};
-        if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+        const drivers_t<System> d = drivers_at(t);
         system.rhs(t, y, parameters, d, dydt);
     }
 
     /// The system's observables at (t, y).
     CUBIE_HD void observables(value_type t, const state_type& y,
                               observables_t<System>& out) const requires has_observables<System> {
-        drivers_t<System> d{};
-        if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+        const drivers_t<System> d = drivers_at(t);
         system.observables(t, y, parameters, d, out);
     }
 
@@ -84,22 +82,13 @@ struct right_hand_side {
     /// differences, one f evaluation per column, from dydt = f(t, y) the caller already has.
     CUBIE_HD void jacobian(value_type t, const state_type& y, const state_type& dydt,
                            jacobian_t<System>& J) const {
-        drivers_t<System> d{};
-        if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
         if constexpr (analytic_jacobian) {
-            system.jacobian(t, y, parameters, d, J);
+            system.jacobian(t, y, parameters, drivers_at(t), J);
         } else {
-            state_type perturbed = y;
-            CUBIE_UNROLL
-            for (int j = 0; j < System::n_states; ++j) {
-                perturbed[j] = detail::difference_point(y[j]);
-                const value_type inverse_h = value_type(1) / (perturbed[j] - y[j]);
-                state_type f;
-                system.rhs(t, perturbed, parameters, d, f);
-                perturbed[j] = y[j];
+            difference_columns(t, y, [&](int j, const state_type& f, value_type inverse_h) {
                 CUBIE_UNROLL
                 for (int i = 0; i < System::n_states; ++i) J[i][j] = (f[i] - dydt[i]) * inverse_h;
-            }
+            });
         }
     }
 
@@ -111,8 +100,7 @@ struct right_hand_side {
     CUBIE_HD void jvp(value_type t, const state_type& y, const state_type& dydt,
                       const state_type& v, state_type& Jv) const {
         if constexpr (analytic_jvp) {
-            drivers_t<System> d{};
-            if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+            const drivers_t<System> d = drivers_at(t);
             system.jvp(t, y, parameters, d, v, Jv);
         } else {
             value_type largest = 0;
@@ -164,8 +152,7 @@ struct right_hand_side {
     CUBIE_HD void jacobian_diagonal(value_type t, const state_type& y, const state_type& dydt,
                                     state_type& diagonal) const {
         if constexpr (analytic_jvp) {
-            drivers_t<System> d{};
-            if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+            const drivers_t<System> d = drivers_at(t);
             CUBIE_UNROLL
             for (int j = 0; j < System::n_states; ++j) {
                 state_type unit{}, column;
@@ -179,18 +166,9 @@ struct right_hand_side {
             CUBIE_UNROLL
             for (int j = 0; j < System::n_states; ++j) diagonal[j] = J[j][j];
         } else {
-            drivers_t<System> d{};
-            if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
-            state_type perturbed = y;
-            CUBIE_UNROLL
-            for (int j = 0; j < System::n_states; ++j) {
-                perturbed[j] = detail::difference_point(y[j]);
-                const value_type inverse_h = value_type(1) / (perturbed[j] - y[j]);
-                state_type f;
-                system.rhs(t, perturbed, parameters, d, f);
-                perturbed[j] = y[j];
+            difference_columns(t, y, [&](int j, const state_type& f, value_type inverse_h) {
                 diagonal[j] = (f[j] - dydt[j]) * inverse_h;
-            }
+            });
         }
     }
 
@@ -203,8 +181,7 @@ struct right_hand_side {
                                   state_type& dfdt) const {
         constexpr bool drivers_covered = System::n_drivers == 0 || has_driver_jacobian<System>;
         if constexpr (has_time_derivative<System> && drivers_covered) {
-            drivers_t<System> d{};
-            if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+            const drivers_t<System> d = drivers_at(t);
             system.time_derivative(t, y, parameters, d, dfdt);
             if constexpr (System::n_drivers > 0) {
                 drivers_t<System> rates;
@@ -224,6 +201,31 @@ struct right_hand_side {
             (*this)(t_h, y, f);
             CUBIE_UNROLL
             for (int i = 0; i < System::n_states; ++i) dfdt[i] = (f[i] - dydt[i]) * inverse_h;
+        }
+    }
+    /// The drivers' values at t (none for a system without drivers).
+    CUBIE_HD drivers_t<System> drivers_at(value_type t) const {
+        drivers_t<System> d{};
+        if constexpr (System::n_drivers > 0) driver_values(drivers, t, d);
+        return d;
+    }
+
+private:
+    /// Calls column(j, f, inverse_h) for each column j of the forward-difference Jacobian:
+    /// f at y with component j moved to its difference point, and 1 over the move. One f
+    /// evaluation per column.
+    template <class Column>
+    CUBIE_HD void difference_columns(value_type t, const state_type& y, Column&& column) const {
+        const drivers_t<System> d = drivers_at(t);
+        state_type perturbed = y;
+        CUBIE_UNROLL
+        for (int j = 0; j < System::n_states; ++j) {
+            perturbed[j] = detail::difference_point(y[j]);
+            const value_type inverse_h = value_type(1) / (perturbed[j] - y[j]);
+            state_type f;
+            system.rhs(t, perturbed, parameters, d, f);
+            perturbed[j] = y[j];
+            column(j, f, inverse_h);
         }
     }
 };

@@ -26,7 +26,6 @@ Every mistake is a DefinitionError naming the file, line and column.
 import hashlib
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -38,6 +37,7 @@ from cubie_codegen.errors import DefinitionError, Location
 from cubie_codegen.expressions import Quantity, Scope, constant_problem
 from cubie_codegen.limits import MAX_DEFINITION_BYTES, MAX_ELEMENTS
 from cubie_codegen.names import namespace_problem, problem_with
+from cubie_codegen.toml_source import Locator, parse, read
 
 SECTIONS = ("dimensions", "constants", "parameters", "states", "drivers", "observables",
             "equations", "options")
@@ -104,81 +104,10 @@ def _expression_text(source: str) -> str:
     return " ".join(re.sub(r"#[^\n]*", " ", source).replace("\\", " ").split())
 
 
-class _Locator:
-    """Line and column of each `key = value` in the file, by table. tomllib reports no
-    positions for values, so the text is scanned once for them."""
-
-    KEY = re.compile(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*=\s*""")
-    TABLE = re.compile(r"\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
-    ARRAY_TABLE = re.compile(r"\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]")
-
-    def __init__(self, path, text):
-        self.path = path
-        self.keys = {}  # (table, key) -> (line, value column)
-        self.tables = {}
-        table = ""
-        arrays = {}  # [[name]] tables so far, by name: the k-th is the table "name#k"
-        for number, line in enumerate(text.splitlines(), start=1):
-            m = self.ARRAY_TABLE.match(line)
-            if m:
-                k = arrays.get(m.group(1), 0)
-                arrays[m.group(1)] = k + 1
-                table = f"{m.group(1)}#{k}"
-                self.tables.setdefault(table, number)
-                self.tables.setdefault(m.group(1), number)
-                continue
-            m = self.TABLE.match(line)
-            if m:
-                table = m.group(1)
-                self.tables.setdefault(table, number)
-                continue
-            m = self.KEY.match(line)
-            if m:
-                key = m.group(1)
-                if key[0] in "\"'":
-                    key = key[1:-1]
-                column = m.end() + 1
-                rest = line[m.end():]
-                for quote in ('"""', "'''", '"', "'"):
-                    if rest.startswith(quote):
-                        column += len(quote)
-                        break
-                key_column = len(line) - len(line.lstrip()) + 1
-                self.keys.setdefault((table, key), (number, column, key_column))
-
-    def key(self, table, key) -> Location:
-        """Where the value of `key` starts (inside its quotes)."""
-        if (table, key) in self.keys:
-            line, column, _ = self.keys[(table, key)]
-            return Location(self.path, line, column)
-        return self.table(table)
-
-    def name(self, table, key) -> Location:
-        """Where `key` itself is written."""
-        if (table, key) in self.keys:
-            line, _, column = self.keys[(table, key)]
-            return Location(self.path, line, column)
-        return self.table(table)
-
-    def table(self, table) -> Location:
-        return Location(self.path, self.tables.get(table, 0), 0)
-
-
 def load(path: str, overrides: Optional[dict] = None, name: Optional[str] = None) -> Model:
     """Reads and checks the definition at `path`. `overrides` replace dimensions (the
     command line's --set N=64); `name` replaces the type's name."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_DEFINITION_BYTES + 1)  # a device or pipe may never end
-    except OSError as e:
-        raise DefinitionError(Location(path), f"cannot read the definition: {e.strerror}")
-    if len(raw) > MAX_DEFINITION_BYTES:
-        raise DefinitionError(Location(path), f"the definition is larger than "
-                                              f"{MAX_DEFINITION_BYTES} bytes, the limit")
-    try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark is allowed, and skipped
-    except UnicodeDecodeError as e:
-        raise DefinitionError(Location(path), f"not UTF-8 text: {e.reason}") from None
+    raw, text = read(path, "definition", MAX_DEFINITION_BYTES)
     with distribute(False):  # keep 5*(a - b) as written: SymPy would make it 5*a - 5*b
         return _Reader(path, raw, text, overrides or {}, name).model()
 
@@ -190,7 +119,7 @@ class _Reader:
         self.text = text
         self.overrides = dict(overrides)
         self.name_override = name
-        self.locate = _Locator(path, text)
+        self.locate = Locator(path, text)
         digest = hashlib.sha256(raw)
         for key in sorted(self.overrides):
             digest.update(f"\0{key}={self.overrides[key]}".encode())
@@ -286,22 +215,7 @@ class _Reader:
     # -- sections -------------------------------------------------------------------------
 
     def model(self) -> Model:
-        try:
-            data = tomllib.loads(self.text)
-        except tomllib.TOMLDecodeError as e:
-            message = str(e)
-            m = re.search(r"\(at line (\d+), column (\d+)\)", message)
-            where = Location(self.path)
-            if m:
-                where = Location(self.path, int(m.group(1)), int(m.group(2)))
-                message = message[:m.start()].strip()
-            if "overwrite" in message:
-                message += " (a name defined twice?)"
-            self.fail(where, f"TOML syntax: {message}")
-        except ValueError as e:  # an integer of more than 4300 digits
-            self.fail(Location(self.path), f"TOML value: {e}")
-        except RecursionError:
-            self.fail(Location(self.path), "TOML value: arrays or tables nested too deeply")
+        data = parse(self.path, self.text)
 
         for key in data:
             if key not in TOP_LEVEL:

@@ -108,6 +108,7 @@
 #include <type_traits>
 
 #include "cubie/algorithms/dirk/dirk_tableau.hpp"
+#include "cubie/algorithms/weighted_stages.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/joined_name.hpp"
@@ -173,10 +174,8 @@ struct dirk {
                               State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         // The iteration's error eta ||dY|| then stays within sqrt(eps) (1 + |y|).
-        const T scale = cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa);
-        tolerances<T, n> newton_tol;
-        CUBIE_UNROLL
-        for (int i = 0; i < n; ++i) newton_tol.atol[i] = newton_tol.rtol[i] = scale;
+        const auto newton_tol = uniform_tolerances<T, n>(
+            cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa));
         stage_derivatives<State> k;
         State last_stage;
         if (compute_stages(f, t, dt, y, dydt, newton_tol, T(0), k, last_stage, report)) {
@@ -202,14 +201,8 @@ struct dirk {
         }
         y_new = solution(y, dt, k, last_stage);
         State error{};
-        static_for<stages>([&](auto j) {
-            constexpr double w = Tableau::b[j] - Tableau::b_hat[j];
-            if constexpr (w != 0.0) {
-                const T scale = T(w) * dt;
-                CUBIE_UNROLL
-                for (cuda::std::size_t i = 0; i < size_of<State>; ++i) error[i] += scale * k[j][i];
-            }
-        });
+        add_weighted_stages<stages>(error, k, dt,
+                                    [](int j) { return Tableau::b[j] - Tableau::b_hat[j]; });
         return weighted_rms_norm(error, tol, y, y_new);
     }
 
@@ -225,14 +218,8 @@ private:
     template <int row, class State, class T>
     CUBIE_HD static State combine(const State& y, T dt, const stage_derivatives<State>& k) {
         State sum = y;
-        static_for<row>([&](auto j) {
-            constexpr double w = row < stages ? Tableau::a[row][j] : Tableau::b[j];
-            if constexpr (w != 0.0) {
-                const T scale = T(w) * dt;
-                CUBIE_UNROLL
-                for (cuda::std::size_t i = 0; i < size_of<State>; ++i) sum[i] += scale * k[j][i];
-            }
-        });
+        add_weighted_stages<row>(
+            sum, k, dt, [](int j) { return row < stages ? Tableau::a[row][j] : Tableau::b[j]; });
         return sum;
     }
 

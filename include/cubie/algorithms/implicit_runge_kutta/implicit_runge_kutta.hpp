@@ -77,6 +77,7 @@
 #include <cuda/std/limits>
 
 #include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta_tableau.hpp"
+#include "cubie/algorithms/weighted_stages.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
@@ -127,10 +128,8 @@ struct implicit_runge_kutta {
                               State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
         // The iteration's error eta ||dZ|| then stays within sqrt(eps) (1 + |y|).
-        const T scale = cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa);
-        tolerances<T, n> newton_tol;
-        CUBIE_UNROLL
-        for (int i = 0; i < n; ++i) newton_tol.atol[i] = newton_tol.rtol[i] = scale;
+        const auto newton_tol = uniform_tolerances<T, n>(
+            cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa));
         iteration_matrices<T, n, false> matrices;
         stage_vectors<State> Z;
         if (factor(f, t, dt, y, dydt, matrices, report) &&
@@ -412,16 +411,7 @@ private:
     CUBIE_HD static State advance(const State& y, const stage_vectors<State>& Z) {
         using T = typename State::value_type;
         State y_new = y;
-        static_for<stages>([&](auto i) {
-            constexpr double d = Tableau::d[i];
-            if constexpr (d == 1.0) {
-                CUBIE_UNROLL
-                for (cuda::std::size_t c = 0; c < size_of<State>; ++c) y_new[c] += Z[i][c];
-            } else if constexpr (d != 0.0) {
-                CUBIE_UNROLL
-                for (cuda::std::size_t c = 0; c < size_of<State>; ++c) y_new[c] += T(d) * Z[i][c];
-            }
-        });
+        add_weighted_stages<stages>(y_new, Z, T(1), [](int i) { return Tableau::d[i]; });
         return y_new;
     }
 
@@ -434,15 +424,8 @@ private:
                                  const iteration_matrices<T, n, Filter>& matrices,
                                  const stage_vectors<State>& Z, implicit_step_report& report) {
         State combination{};  // (h gamma0)^-1 sum_i e_i Z_i
-        const T inverse_dt = T(1) / dt;
-        static_for<stages>([&](auto i) {
-            constexpr double e = Tableau::e[i] / Tableau::gamma0;
-            if constexpr (e != 0.0) {
-                const T w = T(e) * inverse_dt;
-                CUBIE_UNROLL
-                for (int c = 0; c < n; ++c) combination[c] += w * Z[i][c];
-            }
-        });
+        add_weighted_stages<stages>(combination, Z, T(1) / dt,
+                                    [](int i) { return Tableau::e[i] / Tableau::gamma0; });
         State error;
         CUBIE_UNROLL
         for (int c = 0; c < n; ++c) error[c] = dydt[c] + combination[c];

@@ -28,6 +28,7 @@
 #include <cuda/std/limits>
 
 #include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
+#include "cubie/algorithms/weighted_stages.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
@@ -85,13 +86,8 @@ struct rosenbrock {
         }
         y_new = advance(y, U);
         State error{};
-        static_for<stages>([&](auto j) {
-            constexpr double w = Tableau::m[j] - Tableau::m_hat[j];
-            if constexpr (w != 0.0) {
-                CUBIE_UNROLL
-                for (cuda::std::size_t i = 0; i < size_of<State>; ++i) error[i] += T(w) * U[j][i];
-            }
-        });
+        add_weighted_stages<stages>(error, U, T(1),
+                                    [](int j) { return Tableau::m[j] - Tableau::m_hat[j]; });
         return weighted_rms_norm(error, tol, y, y_new);
     }
 
@@ -114,13 +110,7 @@ private:
     CUBIE_HD static State advance(const State& y, const stage_increments<State>& U) {
         using T = typename State::value_type;
         State y_new = y;
-        static_for<stages>([&](auto j) {
-            constexpr double w = Tableau::m[j];
-            if constexpr (w != 0.0) {
-                CUBIE_UNROLL
-                for (cuda::std::size_t i = 0; i < size_of<State>; ++i) y_new[i] += T(w) * U[j][i];
-            }
-        });
+        add_weighted_stages<stages>(y_new, U, T(1), [](int j) { return Tableau::m[j]; });
         return y_new;
     }
 
