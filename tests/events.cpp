@@ -81,6 +81,37 @@ TEST_CASE("a bouncing ball: its bounces and apexes where the analytic solution h
     CHECK_THROWS_AS(r.event_time("ground", 8, 0), std::out_of_range);
 }
 
+TEST_CASE("a batch in chunks keeps the same event records, and cancelled ones are marked") {
+    constexpr std::size_t n = 10;
+    std::vector<double> y0(2 * n, 0.0), p(2 * n, -1.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        y0[i] = 1 + 0.2 * double(i);
+        p[i] = 0.8 + 0.01 * double(i);
+    }
+    using bouncing = solver<ball, tsit5, pi_controller, events<ball::ground, ball::apex>>;
+    const auto s = event_settings(3, 1e-10, 0.05);
+    const auto whole = bouncing{}.solve({n, y0, p}, s, test_backend{});
+    solve_control chunks;
+    chunks.chunk_trajectories = 3;
+    const auto chunked = bouncing{}.solve({n, y0, p}, s, test_backend{}, chunks);
+    CHECK(chunked.event_counts == whole.event_counts);
+    REQUIRE(chunked.event_times.size() == whole.event_times.size());
+    for (std::size_t k = 0; k < whole.event_times.size(); ++k)
+        CHECK((chunked.event_times[k] == whole.event_times[k] ||
+               (std::isnan(chunked.event_times[k]) && std::isnan(whole.event_times[k]))));
+    for (std::size_t k = 0; k < whole.event_states.size(); ++k)
+        CHECK((chunked.event_states[k] == whole.event_states[k] ||
+               (std::isnan(chunked.event_states[k]) && std::isnan(whole.event_states[k]))));
+
+    solve_control first_only = chunks;
+    first_only.progress = [](const solve_progress&) { return false; };  // after the first chunk
+    const auto cancelled = bouncing{}.solve({n, y0, p}, s, test_backend{}, first_only);
+    CHECK(cancelled.statuses[n - 1] == status::cancelled);
+    CHECK(cancelled.event_count("ground", n - 1) == 0);
+    CHECK(std::isnan(cancelled.event_time("ground", 0, n - 1)));
+    CHECK(cancelled.event_count("ground", 0) == whole.event_count("ground", 0));
+}
+
 TEST_CASE("a bounce is one crossing also for an event that watches both directions") {
     const dropped_balls balls;
     const auto r = solver<ball, tsit5, pi_controller, events<ball::ground_either>>{}.solve(

@@ -48,7 +48,7 @@ struct first_event_list<Head, Tail...> {
 
 template <ode_system System, class... Outputs>
 struct output_layout {
-    static_assert(((output_policy<Outputs> || is_event_list<Outputs>)&&...),
+    static_assert((output_policy<Outputs> && ...),
                   "unknown output policy: the outputs are save_state, save_observables, "
                   "save_counters and summaries<metrics...> (outputs/output_policies.hpp), "
                   "and events<...> (events/event_list.hpp)");

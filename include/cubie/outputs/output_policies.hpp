@@ -15,6 +15,8 @@
 
 #include <type_traits>
 
+#include "cubie/events/event_list.hpp"
+
 namespace cubie {
 
 struct save_state {};
@@ -30,9 +32,9 @@ inline constexpr bool is_summaries = false;
 template <class... Metrics>
 inline constexpr bool is_summaries<summaries<Metrics...>> = true;
 
-/// One of the policies above.
+/// One of the policies above, or a list of events.
 template <class T>
 concept output_policy = std::is_same_v<T, save_state> || std::is_same_v<T, save_observables> ||
-                        std::is_same_v<T, save_counters> || is_summaries<T>;
+    std::is_same_v<T, save_counters> || is_summaries<T> || is_event_list<T>;
 
 }  // namespace cubie
