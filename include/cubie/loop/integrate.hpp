@@ -43,10 +43,10 @@ CUBIE_HD status integrate(const System& sys,
                           const integration_settings<Algorithm, Controller, System>& s,
                           state_t<System>& y, const parameters_t<System>& p,
                           step_counters& counters, Recorder& recorder) {
-    using fixed_loop = detail::fixed_step_loop<Algorithm, Controller, System, Recorder>;
     // The fixed loop of an explicit method that records nothing checks its inputs after its
     // first blocks of steps; every other loop turns non-finite inputs away here.
-    constexpr bool checked_later = !Controller::adaptive && fixed_loop::unchecked_inputs;
+    constexpr bool checked_later =
+        !Controller::adaptive && detail::checks_inputs_in_blocks<Algorithm, Recorder>;
     const bool finite_input = detail::all_finite(y) && detail::all_finite(p);
     if (!checked_later && !finite_input) return status::nonfinite_input;
     const right_hand_side<System> f{sys, p, s.drivers};
@@ -57,7 +57,7 @@ CUBIE_HD status integrate(const System& sys,
                                                                               recorder)
             .run();
     else
-        return fixed_loop(s, f, y, counters, recorder).run(finite_input);
+        return detail::fixed_step_loop(s, f, y, counters, recorder, finite_input);
 }
 
 /// Integrates y from settings.t0 to settings.t_end, recording nothing on the way.
