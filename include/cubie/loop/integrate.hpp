@@ -45,9 +45,7 @@ CUBIE_HD status integrate_from_t0(const integration_settings<Algorithm, Controll
                                                                                recorder, monitor)
             .run();
     else
-        return fixed_step_loop<Algorithm, Controller, System, Recorder, Monitor>(s, f, y, counters,
-                                                                                 recorder, monitor)
-            .run(finite_input);
+        return fixed_step_loop(s, f, y, counters, recorder, monitor, finite_input);
 }
 
 }  // namespace detail
@@ -71,10 +69,10 @@ CUBIE_HD status integrate(const System& sys,
                           const integration_settings<Algorithm, Controller, System>& s,
                           state_t<System>& y, const parameters_t<System>& p,
                           step_counters& counters, Recorder& recorder) {
-    using fixed_loop = detail::fixed_step_loop<Algorithm, Controller, System, Recorder>;
     // The fixed loop of an explicit method that records nothing checks its inputs after its
     // first blocks of steps; every other loop turns non-finite inputs away here.
-    constexpr bool checked_later = !Controller::adaptive && fixed_loop::unchecked_inputs;
+    constexpr bool checked_later =
+        !Controller::adaptive && detail::checks_inputs_in_blocks<Algorithm, Recorder>;
     const bool finite_input = detail::all_finite(y) && detail::all_finite(p);
     if (!checked_later && !finite_input) return status::nonfinite_input;
     const right_hand_side<System> f{sys, p, s.drivers};
