@@ -15,6 +15,7 @@
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/catalogue/exponential_decay.hpp"
 #include "cubie/catalogue/lorenz.hpp"
+#include "cubie/catalogue/pleiades.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
@@ -331,6 +332,22 @@ TEST_CASE("an unreachable absolute tolerance ends in step-size underflow, not a 
     const auto r = solve_decay<double, tsit5>(s, {0.5, 1.0});
     CHECK(r.statuses[0] == status::step_size_underflow);
     CHECK(r.statuses[1] == status::step_size_underflow);
+}
+
+TEST_CASE("float: a rejected step that the time cannot shorten ends in step-size underflow") {
+    // Pleiades with m1 = 0.5469: a close encounter near t = 1 asks for steps of about one
+    // spacing of float's times there. The rejected step of one spacing came back unchanged
+    // (steps are whole spacings of the time since t0) until max_steps, 10^6 of them.
+    using pleiades = catalogue::pleiades<float>;
+    const std::vector<float> y0(pleiades::default_state.begin(), pleiades::default_state.end());
+    const std::vector<float> m1{0.546920836f};
+    solve_settings<pi_controller> s;
+    s.dt = 3.0 / 1024;
+    s.t_end = 3;
+    s.atol = s.rtol = {1e-5};
+    const auto r = solver<pleiades, tsit5, pi_controller>{}.solve({1, y0, m1}, s, test_backend{});
+    CHECK(r.statuses[0] == status::step_size_underflow);
+    CHECK(r.accepted_steps[0] + r.rejected_steps[0] < 1000);
 }
 
 TEST_CASE("float splines: knots that collapse or samples beyond the range are refused") {

@@ -98,6 +98,10 @@ public:
                 ++counters_.rejected;
             }
             if (!next_dt(dt_next)) return underflow();
+            // Steps are whole spacings of the time since t0: a rejected step that the next
+            // cannot undercut would be retried unchanged until max_steps (float Pleiades did
+            // so from dt near one spacing); the step size has underflowed.
+            if (!decision.accept && !(next_step().h < step.h)) return underflow();
         }
         return status::success;
     }
