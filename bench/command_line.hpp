@@ -3,6 +3,7 @@
 // its own callable, and comma-separated lists of numbers or names.
 
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <sstream>
 #include <string>
