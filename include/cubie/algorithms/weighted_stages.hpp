@@ -1,5 +1,5 @@
 #pragma once
-// sum += scale sum_j w_j X_j over the stages of an implicit method, the weights w_j
+// sum += scale sum_j w_j X_j (or a new sum) over the stages of an implicit method, the weights w_j
 // constants of its tableau: a zero weight emits nothing, and the product with each stage is
 // taken as (w_j scale) X_j.
 
@@ -23,6 +23,13 @@ CUBIE_HD void add_weighted_stages(State& sum, const Vectors& X, T scale, Weight)
                 sum[i] += s * X[j][i];
         }
     });
+}
+
+/// start + scale sum_j w_j X_j, as add_weighted_stages.
+template <int Stages, class State, class Vectors, class T, class Weight>
+CUBIE_HD State with_weighted_stages(State start, const Vectors& X, T scale, Weight weight) {
+    add_weighted_stages<Stages>(start, X, scale, weight);
+    return start;
 }
 
 }  // namespace cubie

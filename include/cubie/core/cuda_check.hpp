@@ -8,18 +8,15 @@
 
 #include <cuda_runtime_api.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "cubie/core/call_error.hpp"
 
 namespace cubie {
 
-class cuda_error : public std::runtime_error {
+class cuda_error : public call_error<cudaError_t> {
 public:
-    cuda_error(cudaError_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
-    cudaError_t code() const noexcept { return code_; }
-
-private:
-    cudaError_t code_;
+    using call_error::call_error;
 };
 
 /// True for the errors after which the CUDA context cannot be used again.
@@ -64,8 +61,7 @@ inline void check_cuda(cudaError_t code, const char* call, const char* file, int
     // A failed call also leaves its error as the runtime's "last error"; reported here, it
     // must not be reported again by the next launch check (a sticky one cannot be reset).
     static_cast<void>(cudaGetLastError());
-    const std::string failure =
-        std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + describe(code);
+    const std::string failure = failed_call(call, file, line) + describe(code);
     if (means_no_device(code))
         throw cuda_error(code,
                          "no CUDA device was found, so the cuda backend cannot run; solve on the "

@@ -4,7 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include <utility>
+#include <memory>
 
 #include "cubie/core/cuda_check.hpp"
 
@@ -12,32 +12,29 @@ namespace cubie {
 
 class cuda_event {
 public:
-    cuda_event() { CUBIE_CUDA_CHECK(cudaEventCreate(&event_)); }
-    cuda_event(const cuda_event&) = delete;
-    cuda_event& operator=(const cuda_event&) = delete;
-    cuda_event(cuda_event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-    cuda_event& operator=(cuda_event&& other) noexcept {
-        std::swap(event_, other.event_);
-        return *this;
-    }
-    ~cuda_event() {
-        if (event_ != nullptr) static_cast<void>(cudaEventDestroy(event_));
+    cuda_event() {
+        cudaEvent_t e = nullptr;
+        CUBIE_CUDA_CHECK(cudaEventCreate(&e));
+        event_.reset(e);
     }
 
     void record(cudaStream_t stream = nullptr) {
-        CUBIE_CUDA_CHECK(cudaEventRecord(event_, stream));
+        CUBIE_CUDA_CHECK(cudaEventRecord(event_.get(), stream));
     }
 
     /// Milliseconds from `start` to this event; waits for this event to complete.
     float milliseconds_since(const cuda_event& start) const {
-        CUBIE_CUDA_CHECK(cudaEventSynchronize(event_));
+        CUBIE_CUDA_CHECK(cudaEventSynchronize(event_.get()));
         float ms = 0;
-        CUBIE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
+        CUBIE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_.get(), event_.get()));
         return ms;
     }
 
 private:
-    cudaEvent_t event_ = nullptr;
+    struct destroy {
+        void operator()(cudaEvent_t e) const noexcept { static_cast<void>(cudaEventDestroy(e)); }
+    };
+    std::unique_ptr<CUevent_st, destroy> event_;
 };
 
 }  // namespace cubie

@@ -3,7 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include <utility>
+#include <memory>
 
 #include "cubie/core/cuda_check.hpp"
 
@@ -11,22 +11,19 @@ namespace cubie {
 
 class cuda_stream {
 public:
-    cuda_stream() { CUBIE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    cuda_stream(const cuda_stream&) = delete;
-    cuda_stream& operator=(const cuda_stream&) = delete;
-    cuda_stream(cuda_stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-    cuda_stream& operator=(cuda_stream&& other) noexcept {
-        std::swap(stream_, other.stream_);
-        return *this;
-    }
-    ~cuda_stream() {
-        if (stream_ != nullptr) static_cast<void>(cudaStreamDestroy(stream_));
+    cuda_stream() {
+        cudaStream_t s = nullptr;
+        CUBIE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        stream_.reset(s);
     }
 
-    cudaStream_t get() const noexcept { return stream_; }
+    cudaStream_t get() const noexcept { return stream_.get(); }
 
 private:
-    cudaStream_t stream_ = nullptr;
+    struct destroy {
+        void operator()(cudaStream_t s) const noexcept { static_cast<void>(cudaStreamDestroy(s)); }
+    };
+    std::unique_ptr<CUstream_st, destroy> stream_;
 };
 
 }  // namespace cubie

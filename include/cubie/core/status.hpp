@@ -26,52 +26,28 @@ enum class status : std::uint8_t {
     terminated_by_event = 9,  ///< stopped by an event; the state is the one at the event
 };
 
-/// Every status, in the order of their codes (result files write their names as a legend).
-inline constexpr status all_statuses[] = {
-    status::success,
-    status::max_steps_exceeded,
-    status::step_size_underflow,
-    status::nonfinite_state,
-    status::nonfinite_input,
-    status::cancelled,
-    status::singular_matrix,
-    status::newton_divergence,
-    status::linear_solver_failure,
-    status::terminated_by_event,
+/// The name of each status, at its code (result files write them as a legend): the
+/// enumerators' own names.
+inline constexpr const char* status_names[] = {
+    "success",
+    "max_steps_exceeded",
+    "step_size_underflow",
+    "nonfinite_state",
+    "nonfinite_input",
+    "cancelled",
+    "singular_matrix",
+    "newton_divergence",
+    "linear_solver_failure",
+    "terminated_by_event",
 };
-static_assert(
-    [] {
-        for (unsigned code = 0; code < sizeof(all_statuses) / sizeof(status); ++code)
-            if (static_cast<unsigned>(all_statuses[code]) != code) return false;
-        return true;
-    }(),
-    "all_statuses lists every status at its own code");
+static_assert(sizeof(status_names) / sizeof(status_names[0]) ==
+                  static_cast<unsigned>(status::terminated_by_event) + 1,
+              "status_names names every status, the last one included");
 
 /// Human-readable name of a status, for messages and CSV output.
 constexpr const char* to_string(status s) {
-    switch (s) {
-        case status::success:
-            return "success";
-        case status::max_steps_exceeded:
-            return "max_steps_exceeded";
-        case status::step_size_underflow:
-            return "step_size_underflow";
-        case status::nonfinite_state:
-            return "nonfinite_state";
-        case status::nonfinite_input:
-            return "nonfinite_input";
-        case status::cancelled:
-            return "cancelled";
-        case status::singular_matrix:
-            return "singular_matrix";
-        case status::newton_divergence:
-            return "newton_divergence";
-        case status::linear_solver_failure:
-            return "linear_solver_failure";
-        case status::terminated_by_event:
-            return "terminated_by_event";
-    }
-    return "unknown";
+    const auto code = static_cast<unsigned>(s);
+    return code < sizeof(status_names) / sizeof(status_names[0]) ? status_names[code] : "unknown";
 }
 
 /// Whether a trajectory ended as asked: at t_end, or where one of its events terminated it.

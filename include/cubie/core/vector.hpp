@@ -11,4 +11,8 @@ namespace cubie {
 template <class T, int N>
 using vector = cuda::std::array<T, static_cast<cuda::std::size_t>(N)>;
 
+/// Number of components of a state (a vector, or any tuple-like fixed-size array).
+template <class State>
+inline constexpr cuda::std::size_t size_of = cuda::std::tuple_size<State>::value;
+
 }  // namespace cubie

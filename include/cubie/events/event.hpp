@@ -111,10 +111,8 @@ constexpr int conditions_of() {
 /// How many occurrences of each of E's conditions keep their time and state.
 template <class E>
 constexpr int capacity_of() {
-    if constexpr (requires { E::capacity; })
-        return E::capacity;
-    else
-        return 1;
+    if constexpr (requires { E::capacity; }) return E::capacity;
+    return 1;
 }
 
 template <class E, class System>

@@ -64,7 +64,7 @@ struct result_array {
 inline const std::vector<std::string>& status_legend() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all;
-        for (const status s : all_statuses) all.push_back(to_string(s));
+        for (const char* name : status_names) all.emplace_back(name);
         return all;
     }();
     return names;

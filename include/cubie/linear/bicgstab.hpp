@@ -28,27 +28,25 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
+#include "cubie/linear/krylov_solver.hpp"
 #include "cubie/linear/vector_algebra.hpp"
 
 namespace cubie {
 
 template <class T, int N>
-struct bicgstab {
+struct bicgstab : krylov_solver<bicgstab<T, N>, T, N> {
     static_assert(N >= 1, "bicgstab needs at least one unknown");
     static_assert(cuda::std::numeric_limits<T>::is_iec559, "bicgstab works in float or double");
 
     int max_iterations;  ///< iterations before giving up
 
-    /// Solves A x = b, A given by apply(v, Av) and P ~ A^-1 by precondition(r, z); x holds
-    /// the initial guess and the solution. Converged once ||b - A x|| <= tol ||b||.
+    CUBIE_HD bicgstab(int max_iterations_) : max_iterations(max_iterations_) {}
+
+    /// The iteration of krylov_solver::solve, from a finite, non-zero b.
     template <class Apply, class Precondition>
-    CUBIE_HD krylov_outcome solve(const Apply& apply, const Precondition& precondition,
-                                  const vector<T, N>& b, vector<T, N>& x, T tol,
-                                  int& iterations) const {
-        iterations = 0;
-        T target;
-        if (krylov_outcome early; linear::ends_before_iterating(b, x, tol, target, early))
-            return early;
+    CUBIE_HD krylov_outcome iterate(const Apply& apply, const Precondition& precondition,
+                                    const vector<T, N>& b, vector<T, N>& x, T target,
+                                    int& iterations) const {
         vector<T, N> r, r_hat{}, p{}, v{};
         T rho = 1, alpha = 1, omega = 1;
         bool restart = true;

@@ -37,28 +37,26 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
+#include "cubie/linear/krylov_solver.hpp"
 #include "cubie/linear/vector_algebra.hpp"
 
 namespace cubie {
 
 template <class T, int N, int M>
-struct gmres {
+struct gmres : krylov_solver<gmres<T, N, M>, T, N> {
     static_assert(N >= 1, "gmres needs at least one unknown");
     static_assert(M >= 1, "gmres needs a Krylov dimension of at least one");
     static_assert(cuda::std::numeric_limits<T>::is_iec559, "gmres works in float or double");
 
     int max_restarts;  ///< cycles after the first: at most (max_restarts + 1) M iterations
 
-    /// Solves A x = b, A given by apply(v, Av) and P ~ A^-1 by precondition(r, z); x holds
-    /// the initial guess and the solution. Converged once ||b - A x|| <= tol ||b||.
+    CUBIE_HD gmres(int max_restarts_) : max_restarts(max_restarts_) {}
+
+    /// The iteration of krylov_solver::solve, from a finite, non-zero b.
     template <class Apply, class Precondition>
-    CUBIE_HD krylov_outcome solve(const Apply& apply, const Precondition& precondition,
-                                  const vector<T, N>& b, vector<T, N>& x, T tol,
-                                  int& iterations) const {
-        iterations = 0;
-        T target;
-        if (krylov_outcome early; linear::ends_before_iterating(b, x, tol, target, early))
-            return early;
+    CUBIE_HD krylov_outcome iterate(const Apply& apply, const Precondition& precondition,
+                                    const vector<T, N>& b, vector<T, N>& x, T target,
+                                    int& iterations) const {
         vector<T, N> r;
         linear::residual(apply, b, x, r);
         T r_norm = linear::norm(r);

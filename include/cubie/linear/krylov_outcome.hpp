@@ -12,17 +12,11 @@ enum class krylov_outcome : unsigned char {
                      ///< told from zero (a singular operator), or a value not finite
 };
 
-/// Human-readable name of an outcome, for messages.
+/// Human-readable name of an outcome, for messages: the enumerator's own name.
 constexpr const char* to_string(krylov_outcome o) {
-    switch (o) {
-        case krylov_outcome::converged:
-            return "converged";
-        case krylov_outcome::max_iterations:
-            return "max_iterations";
-        case krylov_outcome::breakdown:
-            return "breakdown";
-    }
-    return "unknown";
+    constexpr const char* names[] = {"converged", "max_iterations", "breakdown"};
+    const auto code = static_cast<unsigned>(o);
+    return code < sizeof(names) / sizeof(names[0]) ? names[code] : "unknown";
 }
 
 }  // namespace cubie

@@ -1,13 +1,12 @@
 #pragma once
 // The vector operations the Krylov solvers share: dot products, 2-norms, the residual
-// b - A x of an operator given as a callable apply(v, Av), and the solve's start.
+// b - A x of an operator given as a callable apply(v, Av).
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>
 #include <cuda/std/cstddef>
 
 #include "cubie/core/config.hpp"
-#include "cubie/linear/krylov_outcome.hpp"
 
 namespace cubie::linear {
 
@@ -31,26 +30,6 @@ CUBIE_HD void residual(const Apply& apply, const cuda::std::array<T, N>& b,
     apply(x, Ax);
     CUBIE_UNROLL
     for (cuda::std::size_t i = 0; i < N; ++i) r[i] = b[i] - Ax[i];
-}
-
-/// Where a Krylov solve of A x = b ends before its first iteration, true with its outcome:
-/// a breakdown for a non-finite b, convergence to x = 0 for b = 0. Otherwise false, with
-/// the residual norm the solve must reach, target = tol ||b||.
-template <class T, cuda::std::size_t N>
-CUBIE_HD bool ends_before_iterating(const cuda::std::array<T, N>& b, cuda::std::array<T, N>& x,
-                                    T tol, T& target, krylov_outcome& outcome) {
-    const T b_norm = norm(b);
-    if (!cuda::std::isfinite(b_norm)) {
-        outcome = krylov_outcome::breakdown;
-        return true;
-    }
-    if (b_norm == T(0)) {
-        x = {};
-        outcome = krylov_outcome::converged;
-        return true;
-    }
-    target = tol * b_norm;
-    return false;
 }
 
 }  // namespace cubie::linear

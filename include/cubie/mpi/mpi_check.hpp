@@ -8,18 +8,15 @@
 
 #include <mpi.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "cubie/core/call_error.hpp"
 
 namespace cubie::mpi {
 
-class mpi_error : public std::runtime_error {
+class mpi_error : public call_error<int> {
 public:
-    mpi_error(int code, const std::string& what) : std::runtime_error(what), code_(code) {}
-    int code() const noexcept { return code_; }
-
-private:
-    int code_;
+    using call_error::call_error;
 };
 
 /// MPI's description of an error code ("MPI_ERR_TRUNCATE: message truncated").
@@ -35,8 +32,7 @@ namespace detail {
 
 inline void check_mpi(int code, const char* call, const char* file, int line) {
     if (code == MPI_SUCCESS) return;
-    throw mpi_error(code, std::string(file) + ":" + std::to_string(line) + ": " + call +
-                              " failed: " + describe_mpi_error(code));
+    throw mpi_error(code, cubie::detail::failed_call(call, file, line) + describe_mpi_error(code));
 }
 
 }  // namespace detail

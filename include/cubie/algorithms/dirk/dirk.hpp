@@ -108,6 +108,7 @@
 #include <type_traits>
 
 #include "cubie/algorithms/dirk/dirk_tableau.hpp"
+#include "cubie/algorithms/failed_step.hpp"
 #include "cubie/algorithms/weighted_stages.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
@@ -173,17 +174,13 @@ struct dirk {
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
-        // The iteration's error eta ||dY|| then stays within sqrt(eps) (1 + |y|).
-        const auto newton_tol = uniform_tolerances<T, n>(
-            cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa));
         stage_derivatives<State> k;
         State last_stage;
-        if (compute_stages(f, t, dt, y, dydt, newton_tol, T(0), k, last_stage, report)) {
+        if (compute_stages(f, t, dt, y, dydt, fixed_step_newton_tolerances<T, n>(newton_kappa),
+                           T(0), k, last_stage, report))
             y_new = solution(y, dt, k, last_stage);
-        } else {
-            CUBIE_UNROLL
-            for (int i = 0; i < n; ++i) y_new[i] = cuda::std::numeric_limits<T>::quiet_NaN();
-        }
+        else
+            fail_fixed_step(y_new);
     }
 
     /// One step returning the weighted RMS norm of its local error estimate; infinite (and
@@ -195,10 +192,8 @@ struct dirk {
         stage_derivatives<State> k;
         State last_stage;
         const T linear_tolerance = T(newton_kappa * linear_tolerance_fraction);
-        if (!compute_stages(f, t, dt, y, dydt, tol, linear_tolerance, k, last_stage, report)) {
-            y_new = y;
-            return cuda::std::numeric_limits<T>::infinity();
-        }
+        if (!compute_stages(f, t, dt, y, dydt, tol, linear_tolerance, k, last_stage, report))
+            return fail_adaptive_step(y, y_new);
         y_new = solution(y, dt, k, last_stage);
         State error{};
         add_weighted_stages<stages>(error, k, dt,
@@ -210,17 +205,12 @@ private:
     template <class State>
     using stage_derivatives = vector<State, stages>;
 
-    template <class State>
-    static constexpr cuda::std::size_t size_of = cuda::std::tuple_size<State>::value;
-
     /// y + h sum_{j<row} a_row,j k_j, the known part of stage `row`; y + h sum_j b_j k_j for
     /// row = stages.
     template <int row, class State, class T>
     CUBIE_HD static State combine(const State& y, T dt, const stage_derivatives<State>& k) {
-        State sum = y;
-        add_weighted_stages<row>(
-            sum, k, dt, [](int j) { return row < stages ? Tableau::a[row][j] : Tableau::b[j]; });
-        return sum;
+        return with_weighted_stages<row>(
+            y, k, dt, [](int j) { return row < stages ? Tableau::a[row][j] : Tableau::b[j]; });
     }
 
     /// y_new: the last stage value of a stiffly accurate method, else y + h sum_j b_j k_j.

@@ -138,9 +138,6 @@ private:
     template <class State>
     using stage_derivatives = vector<State, stages>;
 
-    template <class State>
-    static constexpr cuda::std::size_t size_of = cuda::std::tuple_size<State>::value;
-
     /// Weights over the stages, each a count and at(j): of the new solution (b), of stage S's
     /// point (row S of a; rows past the last stage: the interpolant's extra stages), and of
     /// the error estimates (b - b_hat, and DOP853's b - b_hat_low).

@@ -76,6 +76,7 @@
 #include <cuda/std/complex>
 #include <cuda/std/limits>
 
+#include "cubie/algorithms/failed_step.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta_tableau.hpp"
 #include "cubie/algorithms/weighted_stages.hpp"
 #include "cubie/controllers/error_norm.hpp"
@@ -127,18 +128,14 @@ struct implicit_runge_kutta {
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
-        // The iteration's error eta ||dZ|| then stays within sqrt(eps) (1 + |y|).
-        const auto newton_tol = uniform_tolerances<T, n>(
-            cuda::std::sqrt(cuda::std::numeric_limits<T>::epsilon()) / T(newton_kappa));
         iteration_matrices<T, n, false> matrices;
         stage_vectors<State> Z;
         if (factor(f, t, dt, y, dydt, matrices, report) &&
-            solve_stages(f, t, dt, y, newton_tol, matrices, Z, report)) {
+            solve_stages(f, t, dt, y, fixed_step_newton_tolerances<T, n>(newton_kappa), matrices, Z,
+                         report))
             y_new = advance(y, Z);
-        } else {
-            CUBIE_UNROLL
-            for (int i = 0; i < n; ++i) y_new[i] = cuda::std::numeric_limits<T>::quiet_NaN();
-        }
+        else
+            fail_fixed_step(y_new);
     }
 
     /// One step returning the weighted RMS norm of its local error estimate; infinite (and
@@ -158,10 +155,8 @@ struct implicit_runge_kutta {
         const tolerances<T, N>& tol, dense_stages_t<State>& Z, implicit_step_report& report) {
         iteration_matrices<T, N, true> matrices;
         if (!factor(f, t, dt, y, dydt, matrices, report) ||
-            !solve_stages(f, t, dt, y, tol, matrices, Z, report)) {
-            y_new = y;
-            return cuda::std::numeric_limits<T>::infinity();
-        }
+            !solve_stages(f, t, dt, y, tol, matrices, Z, report))
+            return fail_adaptive_step(y, y_new);
         y_new = advance(y, Z);
         return error_norm(f, t, dt, y, dydt, y_new, tol, matrices, Z, report);
     }
@@ -192,9 +187,6 @@ struct implicit_runge_kutta {
 private:
     template <class State>
     using stage_vectors = vector<State, stages>;
-
-    template <class State>
-    static constexpr cuda::std::size_t size_of = cuda::std::tuple_size<State>::value;
 
     static constexpr int blocks = eigenvalue_blocks<Tableau>();
 
@@ -409,10 +401,8 @@ private:
     /// y + sum_i d_i Z_i.
     template <class State>
     CUBIE_HD static State advance(const State& y, const stage_vectors<State>& Z) {
-        using T = typename State::value_type;
-        State y_new = y;
-        add_weighted_stages<stages>(y_new, Z, T(1), [](int i) { return Tableau::d[i]; });
-        return y_new;
+        return with_weighted_stages<stages>(y, Z, typename State::value_type(1),
+                                            [](int i) { return Tableau::d[i]; });
     }
 
     /// Hairer and Wanner's estimate (8.19), and (8.20) where (8.19) rejects, in the weighted

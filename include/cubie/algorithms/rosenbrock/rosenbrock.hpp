@@ -27,6 +27,7 @@
 #include <cuda/std/array>
 #include <cuda/std/limits>
 
+#include "cubie/algorithms/failed_step.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
 #include "cubie/algorithms/weighted_stages.hpp"
 #include "cubie/controllers/error_norm.hpp"
@@ -64,13 +65,10 @@ struct rosenbrock {
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         stage_increments<State> U;
-        if (compute_stages(f, t, dt, y, dydt, U, report)) {
+        if (compute_stages(f, t, dt, y, dydt, U, report))
             y_new = advance(y, U);
-        } else {
-            CUBIE_UNROLL
-            for (cuda::std::size_t i = 0; i < size_of<State>; ++i)
-                y_new[i] = cuda::std::numeric_limits<T>::quiet_NaN();
-        }
+        else
+            fail_fixed_step(y_new);
     }
 
     /// One step returning the weighted RMS norm of its local error estimate; infinite (and
@@ -80,10 +78,7 @@ struct rosenbrock {
                                       State& y_new, State& /*dydt_new*/,
                                       const tolerances<T, N>& tol, implicit_step_report& report) {
         stage_increments<State> U;
-        if (!compute_stages(f, t, dt, y, dydt, U, report)) {
-            y_new = y;
-            return cuda::std::numeric_limits<T>::infinity();
-        }
+        if (!compute_stages(f, t, dt, y, dydt, U, report)) return fail_adaptive_step(y, y_new);
         y_new = advance(y, U);
         State error{};
         add_weighted_stages<stages>(error, U, T(1),
@@ -95,9 +90,6 @@ private:
     template <class State>
     using stage_increments = vector<State, stages>;
 
-    template <class State>
-    static constexpr cuda::std::size_t size_of = cuda::std::tuple_size<State>::value;
-
     /// Stages I and J evaluate f at the same point: same time, same combination of the U_j.
     CUBIE_HD static constexpr bool same_point(int i, int j) {
         if (Tableau::alpha[i] != Tableau::alpha[j]) return false;
@@ -106,12 +98,11 @@ private:
         return true;
     }
 
+    /// y + sum_j m_j U_j.
     template <class State>
     CUBIE_HD static State advance(const State& y, const stage_increments<State>& U) {
-        using T = typename State::value_type;
-        State y_new = y;
-        add_weighted_stages<stages>(y_new, U, T(1), [](int j) { return Tableau::m[j]; });
-        return y_new;
+        return with_weighted_stages<stages>(y, U, typename State::value_type(1),
+                                            [](int j) { return Tableau::m[j]; });
     }
 
     /// The stage increments U of a step from (t, y); false when W is singular.

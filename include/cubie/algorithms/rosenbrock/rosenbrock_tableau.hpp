@@ -255,10 +255,8 @@ constexpr bool satisfies_w_order_conditions(const original_form<T>& o, const dou
 /// The W-order T states, or 1 (every consistent method's) where it states none.
 template <rosenbrock_tableau T>
 constexpr int rosenbrock_w_order() {
-    if constexpr (requires { T::w_order; })
-        return T::w_order;
-    else
-        return 1;
+    if constexpr (requires { T::w_order; }) return T::w_order;
+    return 1;
 }
 
 /// True when T is a consistent Rosenbrock tableau of its stated orders and W-order (checked to

@@ -206,13 +206,13 @@ void print_table(const cubie::batch_result<T>& r, double t_end) {
 /// "4090 success, 6 max_steps_exceeded": how many trajectories ended with each status.
 template <class T>
 std::string status_counts(const cubie::batch_result<T>& r) {
-    std::vector<std::size_t> counts(std::size(cubie::all_statuses), 0);
+    std::vector<std::size_t> counts(std::size(cubie::status_names), 0);
     for (const cubie::status s : r.statuses) ++counts[static_cast<std::size_t>(s)];
     std::string text;
     for (std::size_t code = 0; code < counts.size(); ++code)
         if (counts[code] > 0)
             text += (text.empty() ? "" : ", ") + std::to_string(counts[code]) + " " +
-                    cubie::to_string(cubie::all_statuses[code]);
+                    cubie::status_names[code];
     return text.empty() ? "none" : text;
 }
 
