@@ -35,6 +35,7 @@
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/solver/solver.hpp"
 #include "device_banner.cuh"
+#include "lorenz_sweep_inputs.cuh"
 #include "output_reference_kernels.cuh"
 #include "sweep_options.hpp"
 
@@ -137,14 +138,10 @@ int main(int argc, char** argv) {
             bandwidth.device_to_device_gb_s, bandwidth.device_fill_gb_s,
             bandwidth.device_to_host_gb_s);
 
-        std::vector<float> y0(3 * n, 0.0f), rho(n);
-        std::fill_n(y0.begin(), n, 1.0f);
-        for (std::size_t i = 0; i < n; ++i) rho[i] = float(21.0 * double(i) / double(n - 1));
-        const cubie::batch_inputs<float> inputs{n, y0, rho};
-        const auto device_y0 = cubie::device_buffer<float>::copy_of(y0);
-        const auto device_rho = cubie::device_buffer<float>::copy_of(rho);
-        const cubie::batch_inputs<float> device_inputs{
-            n, {device_y0.data(), device_y0.size()}, {device_rho.data(), device_rho.size()}};
+        const bench::lorenz_sweep_inputs sweep(n);
+        const cubie::batch_inputs<float> inputs = sweep.on_host(),
+                                         device_inputs = sweep.on_device();
+        const float *device_y0 = sweep.device_y0.data(), *device_rho = sweep.device_rho.data();
 
         settings_type s;
         s.dt = dt;
@@ -166,7 +163,7 @@ int main(int argc, char** argv) {
 
         // Final states only.
         const double reference_final_ms = bench::fastest_ms(repeat, [&] {
-            reference::rk4<<<blocks, threads_per_block>>>(device_y0.data(), device_rho.data(),
+            reference::rk4<<<blocks, threads_per_block>>>(device_y0, device_rho,
                                                           final_states.data(), ni, fdt, steps);
             launched();
         });
@@ -180,8 +177,7 @@ int main(int argc, char** argv) {
             cubie::device_buffer<float> saved(saved_rows * n);
             reference_saves_ms = bench::fastest_ms(repeat, [&] {
                 reference::rk4_saving<save_every_steps><<<blocks, threads_per_block>>>(
-                    device_y0.data(), device_rho.data(), final_states.data(), saved.data(), ni, fdt,
-                    steps);
+                    device_y0, device_rho, final_states.data(), saved.data(), ni, fdt, steps);
                 launched();
             });
             saves_device = on_device<saving_solver>(device_inputs, saving, repeat, on_gpu);
@@ -200,8 +196,7 @@ int main(int argc, char** argv) {
             cubie::device_buffer<float> summaries(summary_rows * n);
             reference_summaries_ms = bench::fastest_ms(repeat, [&] {
                 reference::rk4_summarising<steps_per_window><<<blocks, threads_per_block>>>(
-                    device_y0.data(), device_rho.data(), final_states.data(), summaries.data(), ni,
-                    fdt, steps);
+                    device_y0, device_rho, final_states.data(), summaries.data(), ni, fdt, steps);
                 launched();
             });
             summaries_device =

@@ -11,19 +11,6 @@
 
 namespace reference {
 
-/// One classical RK4 step of dt.
-__device__ __forceinline__ void rk4_step(float& x, float& y, float& z, float r, float dt) {
-    const float half = 0.5f * dt, sixth = dt / 6.0f;
-    float ax, ay, az, bx, by, bz, cx, cy, cz, dx, dy, dz;
-    lorenz(x, y, z, r, ax, ay, az);
-    lorenz(x + half * ax, y + half * ay, z + half * az, r, bx, by, bz);
-    lorenz(x + half * bx, y + half * by, z + half * bz, r, cx, cy, cz);
-    lorenz(x + dt * cx, y + dt * cy, z + dt * cz, r, dx, dy, dz);
-    x += sixth * (ax + 2.0f * (bx + cx) + dx);
-    y += sixth * (ay + 2.0f * (by + cy) + dy);
-    z += sixth * (az + 2.0f * (bz + cz) + dz);
-}
-
 /// `steps` steps of dt, saving the state after every Every steps into saved,
 /// [save][state][trajectory] (steps / Every saves), and the final state into out.
 template <int Every>
@@ -32,23 +19,16 @@ __global__ void rk4_saving(const float* __restrict__ y0, const float* __restrict
                            int steps) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    float x = y0[i], y = y0[n + i], z = y0[2 * n + i];
-    const float r = rho[i];
+    lorenz_trajectory t(y0, rho, n, i);
+    const auto row = static_cast<std::size_t>(n);
     const int saves = steps / Every;
-    const std::size_t row = static_cast<std::size_t>(n);
-    float* at = saved + i;
     for (int k = 0; k < saves; ++k) {
 #pragma unroll
-        for (int s = 0; s < Every; ++s) rk4_step(x, y, z, r, dt);
-        at[0] = x;
-        at[row] = y;
-        at[2 * row] = z;
-        at += 3 * row;
+        for (int s = 0; s < Every; ++s) t.rk4_step(dt);
+        t.store(saved + 3 * k * row + i, row);
     }
-    for (int s = saves * Every; s < steps; ++s) rk4_step(x, y, z, r, dt);
-    out[i] = x;
-    out[n + i] = y;
-    out[2 * n + i] = z;
+    for (int s = saves * Every; s < steps; ++s) t.rk4_step(dt);
+    t.store(out + i, row);
 }
 
 /// `steps` steps of dt, sampling the state after every step; over each window of Window
@@ -61,32 +41,27 @@ __global__ void rk4_summarising(const float* __restrict__ y0, const float* __res
                                 float dt, int steps) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    float x = y0[i], y = y0[n + i], z = y0[2 * n + i];
-    const float r = rho[i];
+    lorenz_trajectory t(y0, rho, n, i);
+    const auto row = static_cast<std::size_t>(n);
     const int windows = steps / Window;
-    const std::size_t row = static_cast<std::size_t>(n);
-    float* at = summaries + i;
     for (int w = 0; w < windows; ++w) {
         float sx = 0, sy = 0, sz = 0;
         float hx = -INFINITY, hy = -INFINITY, hz = -INFINITY;
         float lx = INFINITY, ly = INFINITY, lz = INFINITY;
 #pragma unroll 8
         for (int s = 0; s < Window; ++s) {
-            rk4_step(x, y, z, r, dt);
-            sx += x, sy += y, sz += z;
-            hx = fmaxf(hx, x), hy = fmaxf(hy, y), hz = fmaxf(hz, z);
-            lx = fminf(lx, x), ly = fminf(ly, y), lz = fminf(lz, z);
+            t.rk4_step(dt);
+            sx += t.x, sy += t.y, sz += t.z;
+            hx = fmaxf(hx, t.x), hy = fmaxf(hy, t.y), hz = fmaxf(hz, t.z);
+            lx = fminf(lx, t.x), ly = fminf(ly, t.y), lz = fminf(lz, t.z);
         }
         const float mean = 1.0f / Window;
         const float values[9] = {sx * mean, sy * mean, sz * mean, hx, hy, hz, lx, ly, lz};
 #pragma unroll
-        for (int v = 0; v < 9; ++v) at[v * row] = values[v];
-        at += 9 * row;
+        for (int v = 0; v < 9; ++v) summaries[(9 * std::size_t(w) + v) * row + i] = values[v];
     }
-    for (int s = windows * Window; s < steps; ++s) rk4_step(x, y, z, r, dt);
-    out[i] = x;
-    out[n + i] = y;
-    out[2 * n + i] = z;
+    for (int s = windows * Window; s < steps; ++s) t.rk4_step(dt);
+    t.store(out + i, row);
 }
 
 }  // namespace reference

@@ -24,6 +24,7 @@
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/solver/solver.hpp"
 #include "device_banner.cuh"
+#include "lorenz_sweep_inputs.cuh"
 #include "sweep_options.hpp"
 
 namespace {
@@ -60,13 +61,8 @@ int main(int argc, char** argv) {
             "Lorenz float32, N = 2^%d, classical_rk4 dt = 2^-10, 1024 steps; summaries of x, y, z "
             "over windows of 0.25 sampled every step; into a device_result, fastest of %d\n\n",
             options->log2n, repeat);
-        std::vector<float> y0(3 * n, 0.0f), rho(n);
-        std::fill_n(y0.begin(), n, 1.0f);
-        for (std::size_t i = 0; i < n; ++i) rho[i] = float(21.0 * double(i) / double(n - 1));
-        const auto device_y0 = cubie::device_buffer<float>::copy_of(y0);
-        const auto device_rho = cubie::device_buffer<float>::copy_of(rho);
-        const cubie::batch_inputs<float> inputs{
-            n, {device_y0.data(), device_y0.size()}, {device_rho.data(), device_rho.size()}};
+        const bench::lorenz_sweep_inputs sweep(n);
+        const cubie::batch_inputs<float> inputs = sweep.on_device();
 
         settings_type s;
         s.dt = dt;
