@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cubie/backends/chunk_slot.hpp"
+#include "cubie/backends/kernel_intervals.hpp"
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/device_result.hpp"
@@ -394,11 +395,16 @@ private:
         for (const auto& slot : kept.slots) slot->busy = false;
         host_copies copies;  // between staging and pageable host arrays
 
-        auto finish = [&](chunk_slot<T>& slot) {
+        // Each chunk's kernel runs between its two events; the kernel time is the union of
+        // these intervals, so that a kernel waiting for the copies of an earlier chunk in
+        // its slot does not count the wait.
+        std::vector<cuda_event> kernel_starts(kept.slots.size());
+        kernel_intervals intervals;
+        auto finish = [&](std::size_t index) {
+            chunk_slot<T>& slot = *kept.slots[index];
             check_kernel(configuration, cudaStreamSynchronize(slot.stream.get()));
-            report.kernel.milliseconds =
-                std::max(report.kernel.milliseconds,
-                         slot.kernel_stop.milliseconds_since(*kept.first_kernel_start));
+            intervals.add(kernel_starts[index].milliseconds_since(*kept.first_kernel_start),
+                          slot.kernel_stop.milliseconds_since(*kept.first_kernel_start));
             if (!out.on_device) {
                 const std::size_t at = slot.first, count = slot.count;
                 slot.final_states.finish_download(out.final_states + at, n, count, copies);
@@ -421,7 +427,8 @@ private:
             slot.busy = false;
             reporter.finished(slot.count);
         };
-        auto issue = [&](chunk_slot<T>& slot, std::size_t first, std::size_t count) {
+        auto issue = [&](std::size_t index, std::size_t first, std::size_t count) {
+            chunk_slot<T>& slot = *kept.slots[index];
             const cudaStream_t stream = slot.stream.get();
             slot.first = first;
             slot.count = count;
@@ -473,6 +480,7 @@ private:
             task.n_trajectories = count;
             task.bind(arrays, input_stride, output_stride);
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
+            kernel_starts[index].record(stream);
             trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads, 0,
                                 stream>>>(task);
             slot.kernel_stop.record(stream);
@@ -502,15 +510,16 @@ private:
         std::vector<std::unique_ptr<chunk_slot<T>>>& slots = kept.slots;
         for (std::size_t first = part.first; first < end && reporter.going; first += chunk) {
             chunk_slot<T>& slot = *slots[next];
-            if (slot.busy) finish(slot);
+            if (slot.busy) finish(next);
             if (!reporter.going) break;
-            issue(slot, first, std::min(chunk, end - first));
+            issue(next, first, std::min(chunk, end - first));
             report.started_until = slot.first + slot.count;
             next = (next + 1) % slots.size();
         }
         // Chunks still in flight, oldest first; a cancelled solve keeps what they finished.
         for (std::size_t k = 0; k < slots.size(); ++k, next = (next + 1) % slots.size())
-            if (slots[next]->busy) finish(*slots[next]);
+            if (slots[next]->busy) finish(next);
+        report.kernel.milliseconds = intervals.covered();
         return report;
     }
 

@@ -16,8 +16,8 @@ struct kernel_report {
     std::size_t blocks = 0;
     int blocks_per_multiprocessor = 0;
     double occupancy = 0;  ///< resident threads over the multiprocessor's maximum
-    /// The kernels, between CUDA events: from the start of the first chunk's to the end of
-    /// the last one's (the time the device computed, copies beside kernels included; over
+    /// The kernels, between CUDA events around each chunk's: the time at least one of them
+    /// ran (copies beside kernels included, waits for copies between them not; over
     /// several devices, the device that took longest).
     float milliseconds = 0;
     std::size_t chunks = 1;  ///< launches: one per chunk of the batch, on every device

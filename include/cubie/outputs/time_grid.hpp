@@ -36,17 +36,20 @@ struct time_grid {
         const std::uint32_t k = first_k + index;
         return k <= last_k ? cuda::std::fmin(t0 + T(k) * every, t_end) : t_end;
     }
-    /// Time of point `index`, or +infinity past the last one.
+    /// Time of point `index`, or +infinity past the last one. Asked after every output:
+    /// decided on k alone, without count().
     CUBIE_HD T time_or_never(std::uint32_t index) const {
-        return index < count() ? time(index) : cuda::std::numeric_limits<T>::infinity();
+        const std::uint32_t k = first_k + index;
+        if (k <= last_k) return cuda::std::fmin(t0 + T(k) * every, t_end);
+        return final_point && k == last_k + 1 ? t_end : cuda::std::numeric_limits<T>::infinity();
     }
     /// Time of point `index` since t0, or +infinity past the last one: k every, or the
     /// span for t_end, never rounded through t0 (the adaptive loop runs on the time since
     /// t0, and far from t = 0 time(index) - t0 could be off by half a spacing of t).
     CUBIE_HD T since_t0_or_never(std::uint32_t index) const {
-        if (index >= count()) return cuda::std::numeric_limits<T>::infinity();
         const std::uint32_t k = first_k + index;
-        return k <= last_k ? cuda::std::fmin(T(k) * every, span) : span;
+        if (k <= last_k) return cuda::std::fmin(T(k) * every, span);
+        return final_point && k == last_k + 1 ? span : cuda::std::numeric_limits<T>::infinity();
     }
 };
 
