@@ -1,7 +1,8 @@
 // Dense output of the explicit Runge-Kutta methods, against the analytic Kepler orbit. One
 // step of size h from an exact state: the interpolation error inside it falls like
 // h^(dense_order + 1), the interpolant starts on y and ends on y_new, broken dense-output
-// coefficients fail check_tableau, and methods without an interpolant say so. On the cuda
+// coefficients fail check_tableau, methods without an interpolant say so, and the same
+// interpolant summed by powers of theta - 1/2 (as events take it) agrees. On the cuda
 // backend the same interpolation also runs in a kernel.
 
 #include <doctest/doctest.h>
@@ -72,6 +73,13 @@ struct interpolated_step {
     CUBIE_HD state_type at(T theta) const {
         state_type out;
         Method::interpolate(h, y, k, theta, out);
+        return out;
+    }
+
+    /// The same interpolant summed by powers of theta - 1/2, as events take it.
+    state_type by_powers(T theta) const {
+        state_type out;
+        Method::interpolate_by_powers(h, y, k, theta, out);
         return out;
     }
 };
@@ -165,6 +173,42 @@ void check_float_interpolation() {
             CHECK(std::abs(low[i] - high[i]) <= 4 * std::numeric_limits<float>::epsilon() * scale);
         }
     }
+}
+
+/// The interpolant summed by powers of theta - 1/2 is the same polynomial: in double, as
+/// near the orbit as the weights' sums (the interpolation error dominates rounding at this
+/// step), and in float within float rounding of the double interpolant, as above; at
+/// theta = 0 it is y exactly.
+template <class Method>
+void check_interpolation_by_powers() {
+    const double h = 0.1;
+    const state exact_start = kepler_solution(eccentricity, t0);
+    state_t<kepler<float>> start_in_float;
+    state start;
+    for (int i = 0; i < orbit::n_states; ++i) {
+        start_in_float[i] = static_cast<float>(exact_start[i]);
+        start[i] = start_in_float[i];
+    }
+    const interpolated_step<Method, float> in_float(start_in_float, static_cast<float>(h));
+    const interpolated_step<Method> in_double(start, h);
+    const interpolated_step<Method> from_exact(exact_start, h);
+    for (const double theta : thetas) {
+        const auto low = in_float.by_powers(static_cast<float>(theta));
+        const state high = in_double.at(theta);
+        const state powers = from_exact.by_powers(theta), weights = from_exact.at(theta);
+        const state exact = kepler_solution(eccentricity, t0 + theta * h);
+        for (int i = 0; i < orbit::n_states; ++i) {
+            double scale = std::abs(high[i]);
+            for (const state& k : in_double.k) scale += h * std::abs(k[i]);
+            INFO(std::string(Method::name) << ", theta " << theta << ", component " << i);
+            CHECK(std::abs(low[i] - high[i]) <= 4 * std::numeric_limits<float>::epsilon() * scale);
+            CHECK(std::abs(powers[i] - exact[i]) <=
+                  1.01 * std::abs(weights[i] - exact[i]) +
+                      16 * std::numeric_limits<double>::epsilon() * scale);
+        }
+    }
+    const state at_start = from_exact.by_powers(0);
+    for (int i = 0; i < orbit::n_states; ++i) CHECK(at_start[i] == exact_start[i]);
 }
 
 // Broken dense-output coefficients, each a copy of a method's with one change.
@@ -288,6 +332,15 @@ TEST_CASE("in float the interpolant keeps float accuracy") {
     check_float_interpolation<vern7>();
     check_float_interpolation<vern9>();
     check_float_interpolation<dormand_prince_853>();
+}
+
+TEST_CASE("the interpolant summed by powers, as events take it, is the same polynomial") {
+    check_interpolation_by_powers<bogacki_shampine_32>();
+    check_interpolation_by_powers<dormand_prince_54>();
+    check_interpolation_by_powers<tsit5>();
+    check_interpolation_by_powers<vern7>();
+    check_interpolation_by_powers<vern9>();
+    check_interpolation_by_powers<dormand_prince_853>();
 }
 
 TEST_CASE("the consistency checks reject broken dense-output coefficients") {
