@@ -1,7 +1,8 @@
 // Dense output of the explicit Runge-Kutta methods, against the analytic Kepler orbit. One
 // step of size h from an exact state: the interpolation error inside it falls like
 // h^(dense_order + 1), the interpolant starts on y and ends on y_new, broken dense-output
-// coefficients fail check_tableau, and methods without an interpolant say so. On the cuda
+// coefficients fail check_tableau, methods without an interpolant say so, and the same
+// interpolant summed by powers of theta - 1/2 (as events take it) agrees. On the cuda
 // backend the same interpolation also runs in a kernel.
 
 #include <doctest/doctest.h>
@@ -74,6 +75,13 @@ struct interpolated_step {
         Method::interpolate(h, y, k, theta, out);
         return out;
     }
+
+    /// The same interpolant summed by powers of theta - 1/2, as events take it.
+    state_type by_powers(T theta) const {
+        state_type out;
+        Method::interpolate_by_powers(h, y, k, theta, out);
+        return out;
+    }
 };
 
 /// Largest error of the interpolant against the orbit, over the thetas and the components.
@@ -142,8 +150,9 @@ void check_endpoints() {
 
 /// In float the interpolant stays within float rounding of the double one, on the scale
 /// |y| + h sum_j |k_j| of the terms it adds. Measured below 1 eps; weights evaluated from
-/// their monomial coefficients rounded to float would reach 150 eps (Verner 9).
-template <class Method>
+/// their monomial coefficients rounded to float would reach 150 eps (Verner 9). ByPowers:
+/// the float interpolant summed by powers of theta - 1/2.
+template <class Method, bool ByPowers = false>
 void check_float_interpolation() {
     const state exact_start = kepler_solution(eccentricity, t0);
     state_t<kepler<float>> start_in_float;
@@ -156,7 +165,8 @@ void check_float_interpolation() {
     const interpolated_step<Method, float> in_float(start_in_float, static_cast<float>(h));
     const interpolated_step<Method> in_double(start, h);
     for (const double theta : thetas) {
-        const auto low = in_float.at(static_cast<float>(theta));
+        const auto low = ByPowers ? in_float.by_powers(static_cast<float>(theta))
+                                  : in_float.at(static_cast<float>(theta));
         const state high = in_double.at(theta);
         for (int i = 0; i < orbit::n_states; ++i) {
             double scale = std::abs(high[i]);
@@ -165,6 +175,32 @@ void check_float_interpolation() {
             CHECK(std::abs(low[i] - high[i]) <= 4 * std::numeric_limits<float>::epsilon() * scale);
         }
     }
+}
+
+/// The interpolant summed by powers of theta - 1/2 is the same polynomial: in double, as
+/// near the orbit as the weights' sums (the interpolation error dominates rounding at this
+/// step); in float, within float rounding of the double interpolant (as above); at theta =
+/// 0, y exactly.
+template <class Method>
+void check_interpolation_by_powers() {
+    const double h = 0.1;
+    const state start = kepler_solution(eccentricity, t0);
+    const interpolated_step<Method> step(start, h);
+    for (const double theta : thetas) {
+        const state powers = step.by_powers(theta), weights = step.at(theta);
+        const state exact = kepler_solution(eccentricity, t0 + theta * h);
+        for (int i = 0; i < orbit::n_states; ++i) {
+            double scale = std::abs(weights[i]);
+            for (const state& k : step.k) scale += h * std::abs(k[i]);
+            INFO(std::string(Method::name) << ", theta " << theta << ", component " << i);
+            CHECK(std::abs(powers[i] - exact[i]) <=
+                  1.01 * std::abs(weights[i] - exact[i]) +
+                      16 * std::numeric_limits<double>::epsilon() * scale);
+        }
+    }
+    const state at_start = step.by_powers(0);
+    for (int i = 0; i < orbit::n_states; ++i) CHECK(at_start[i] == start[i]);
+    check_float_interpolation<Method, true>();
 }
 
 // Broken dense-output coefficients, each a copy of a method's with one change.
@@ -288,6 +324,15 @@ TEST_CASE("in float the interpolant keeps float accuracy") {
     check_float_interpolation<vern7>();
     check_float_interpolation<vern9>();
     check_float_interpolation<dormand_prince_853>();
+}
+
+TEST_CASE("the interpolant summed by powers, as events take it, is the same polynomial") {
+    check_interpolation_by_powers<bogacki_shampine_32>();
+    check_interpolation_by_powers<dormand_prince_54>();
+    check_interpolation_by_powers<tsit5>();
+    check_interpolation_by_powers<vern7>();
+    check_interpolation_by_powers<vern9>();
+    check_interpolation_by_powers<dormand_prince_853>();
 }
 
 TEST_CASE("the consistency checks reject broken dense-output coefficients") {

@@ -1,9 +1,12 @@
 #pragma once
 // Division, square root and base-2 logarithm for the arithmetic that only steers the step
-// size: error norms and controller factors. Their last bits never matter there (a factor
-// is clamped and scaled by a safety factor; an error within ulps of 1 is as good accepted
-// as rejected), so in float on the device they are the hardware's approximations, over the
-// whole range of arguments, subnormal and huge ones included:
+// size: error norms and controller factors; and division where an event's crossing is
+// searched for next (events/root_finding.hpp) and to what time. Their last bits never
+// matter there (a factor is clamped and scaled by a safety factor; an error within ulps of
+// 1 is as good accepted as rejected; any trial point keeps the search's bracket, and a
+// tolerance is no sharper than its ulps), so in float on the device they are the
+// hardware's approximations, over the whole range of arguments, subnormal and huge ones
+// included:
 //   divide  div.full.f32      relative error below 2^-21
 //   sqrt    sqrt.approx.f32   relative error below 2^-21
 //   log2    lg2.approx.f32    error below 2^-21 max(1, |log2 x|)

@@ -47,6 +47,7 @@
 
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
+#include "cubie/core/step_size_math.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/drivers/cubic_spline.hpp"
 #include "cubie/events/event.hpp"
@@ -198,20 +199,20 @@ private:
             return value[layout::component_of(Channel)];
     }
 
-    /// The rare path: a step where some condition crossed.
+    /// The rare path: a step where some condition crossed. Acting crossings are located
+    /// first; a record-only crossing is located when it is recorded, so that no value of it
+    /// is held while the others are located.
     template <class Interpolant>
     CUBIE_HD event_stop<T> crossings(const right_hand_side<System>& f, const step_span<T>& span,
                                      state_t<System>& y_new, Interpolant& step, const values& g_end,
                                      signs crossed) {
         constexpr T epsilon = cuda::std::numeric_limits<T>::epsilon();
-        const T eps = cuda::std::fmax(recorder_.time_tolerance() / (2 * span.h), 2 * epsilon);
+        const T eps =
+            cuda::std::fmax(step_size_divide(recorder_.time_tolerance(), 2 * span.h), 2 * epsilon);
         constexpr T none = 2;  // beyond the step
-        values theta, residual;
-        bool any = false;
-        static_for<channels>([&](auto c) {
-            theta[c] = none;
-            residual[c] = 0;
-            if (crossed[c] == 0) return;
+        // Where channel c crossed (none where it did not), and its condition there.
+        auto locate = [&](auto c, T& residual) {
+            if (crossed[c] == 0) return none;
             const T sign = crossed[c];
             auto g = [&](T at) {
                 state_t<System> y;
@@ -221,47 +222,53 @@ private:
             T from = 0;
             if (nudged_[c]) {  // the side this condition is on just after the event
                 from = T(0.01);
-                const T g_from = g(from);
-                const cuda::std::int8_t side = side_of(sign * g_from, side_[c]);
+                const cuda::std::int8_t side = side_of(sign * g(from), side_[c]);
                 crossed[c] = crossing_of<event_of<c>::direction>(side, g_end[c]);
-                if (crossed[c] == 0) return;
+                if (crossed[c] == 0) return none;
             }
             const located_crossing<T> at =
                 locate_crossing(g, from, T(1), g(from), sign * g_end[c], eps);
-            theta[c] = at.x;
-            residual[c] = at.value;
-            any = true;
-        });
+            residual = at.value;
+            return at.x;
+        };
 
-        // The earliest acting crossing, and those within the tolerance of it.
+        // The earliest acting crossing, and those within the tolerance of it: they fire.
+        values theta, residual;
         T first = none;
         static_for<channels>([&](auto c) {
-            if constexpr (event_of<c>::action != event_action::record)
+            if constexpr (event_of<c>::action != event_action::record) {
+                theta[c] = locate(c, residual[c]);
                 first = cuda::std::fmin(first, theta[c]);
+            }
         });
         const bool acting = first <= 1;
         T stop = acting ? first : T(1);
-        vector<bool, channels> fires{};
+        vector<bool, channels> taken{};  // crossed up to where the step now ends
         static_for<channels>([&](auto c) {
             if constexpr (event_of<c>::action != event_action::record) {
-                fires[c] = acting && theta[c] <= first + 2 * eps;
-                if (fires[c]) stop = cuda::std::fmax(stop, theta[c]);
+                taken[c] = acting && theta[c] <= first + 2 * eps;
+                if (taken[c]) stop = cuda::std::fmax(stop, theta[c]);
             }
         });
 
-        // Every crossing up to where the step now ends, with the state before any action.
+        // Every crossing up to there, with the state before any action.
         static_for<channels>([&](auto c) {
-            if (any && theta[c] <= stop &&
-                (fires[c] || event_of<c>::action == event_action::record)) {
-                state_t<System> y;
-                step.at(theta[c], y);
-                recorder_.template record<c>(span.time(theta[c]), y);
+            T at;
+            if constexpr (event_of<c>::action == event_action::record) {
+                T unused;
+                at = locate(c, unused);
+                taken[c] = at <= stop;
+            } else {
+                at = theta[c];
             }
+            if (!taken[c]) return;
+            state_t<System> y;
+            step.at(at, y);
+            recorder_.template record<c>(span.time(at), y);
         });
         if (!acting) {
             static_for<channels>([&](auto c) {
-                side_[c] =
-                    theta[c] <= 1 && g_end[c] == 0 ? crossed[c] : side_of(g_end[c], side_[c]);
+                side_[c] = taken[c] && g_end[c] == 0 ? crossed[c] : side_of(g_end[c], side_[c]);
                 nudged_[c] = false;
             });
             return {};
@@ -280,10 +287,10 @@ private:
         vector<bool, sizeof...(Events)> affected{};
         static_for<channels>([&](auto c) {
             using E = event_of<c>;
-            if (!fires[c]) return;
             if constexpr (E::action == event_action::terminate) {
-                result.terminated = true;
+                if (taken[c]) result.terminated = true;
             } else if constexpr (E::action == event_action::affect) {
+                if (!taken[c]) return;
                 if constexpr (detail::affects_each_condition<E, System>) {
                     E{}.affect(t, y_new, parameters_, d, layout::component_of(c));
                 } else {
@@ -296,13 +303,17 @@ private:
         });
 
         // Sides from where the step now ends; the far side for a condition left at 0 there.
+        // Only an affect can leave its condition near 0 (a terminating event ends the
+        // trajectory).
         values g_after;
         conditions(f, t, y_new, g_after);
         static_for<channels>([&](auto c) {
-            const bool taken = theta[c] <= stop;
-            side_[c] = taken && g_after[c] == 0 ? crossed[c] : side_of(g_after[c], side_[c]);
-            nudged_[c] = fires[c] && result.affected &&
-                         cuda::std::fabs(g_after[c]) <= 100 * cuda::std::fabs(residual[c]);
+            side_[c] = taken[c] && g_after[c] == 0 ? crossed[c] : side_of(g_after[c], side_[c]);
+            if constexpr (event_of<c>::action == event_action::affect)
+                nudged_[c] =
+                    taken[c] && cuda::std::fabs(g_after[c]) <= 100 * cuda::std::fabs(residual[c]);
+            else
+                nudged_[c] = false;
         });
         return result;
     }

@@ -13,6 +13,7 @@
 #include <cuda/std/cmath>
 
 #include "cubie/core/config.hpp"
+#include "cubie/core/step_size_math.hpp"
 
 namespace cubie {
 
@@ -34,14 +35,16 @@ CUBIE_HD located_crossing<T> locate_crossing(F&& f, T a, T b, T fa, T fb, T eps)
     const T initial = b - a;
     if (!(initial > 2 * eps)) return {b, fb};
     const int bisections = static_cast<int>(cuda::std::ceil(cuda::std::log2(initial / (2 * eps))));
-    // eps 2^(n_max - j), halved after each iteration j (n_max = bisections + n0).
+    // eps 2^(n_max - j), halved after each iteration j (n_max = bisections + n0); `left`
+    // counts the iterations n_max - j that remain.
     T reach = cuda::std::ldexp(eps, bisections + 1);
-    const T kappa1 = T(0.2) / initial;
-    for (int j = 0; j <= bisections + 1 && b - a > 2 * eps; ++j) {
+    const T kappa1 = step_size_divide(T(0.2), initial);
+    for (int left = bisections + 1; left >= 0 && b - a > 2 * eps; --left) {
         const T width = b - a;
         const T middle = a + width / 2;
         if (!(middle > a && middle < b)) break;  // no value of T between them
-        const T falsi = (fb * a - fa * b) / (fb - fa);
+        // Any point will do: one outside (a, b), or NaN, gives way to the midpoint below.
+        const T falsi = step_size_divide(fb * a - fa * b, fb - fa);
         const T delta = kappa1 * width * width;
         const T toward = middle - falsi;
         const T sign = toward > 0 ? T(1) : (toward < 0 ? T(-1) : T(0));

@@ -55,14 +55,22 @@ public:
         return !Dense && !Algorithm::fsal && prepared_;
     }
 
-    /// y(t + theta h), 0 <= theta <= 1: the step's ends exactly at 0 and 1.
+    /// y(t + theta h), 0 <= theta <= 1: the step's ends exactly at 0 and 1. For events:
+    /// a method's interpolant summed by powers of theta where it has that form, which holds
+    /// fewer registers inside the integration loop than inside() (outputs).
     CUBIE_HD void at(T theta, state& out) {
-        if (theta == 0)
+        if (theta == 0) {
             out = y_;
-        else if (theta == 1)
+        } else if (theta == 1) {
             out = y_new_;
-        else
+        } else if constexpr (Dense && requires {
+                                 Algorithm::interpolate_by_powers(h_, y_, k_, theta, out);
+                             }) {
+            prepare();
+            Algorithm::interpolate_by_powers(h_, y_, k_, theta, out);
+        } else {
             inside(theta, out);
+        }
     }
 
     /// y(t + theta h) for 0 < theta < 1.

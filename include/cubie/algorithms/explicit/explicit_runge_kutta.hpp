@@ -134,6 +134,36 @@ struct explicit_runge_kutta {
         for (cuda::std::size_t i = 0; i < size_of<State>; ++i) out[i] = y[i] + increment[i];
     }
 
+    /// The same y(t + theta dt), each component summed power by power of theta - 1/2 by
+    /// Horner's rule (sum over n of u^n sum_j c_jn k_j): a few values live at a time rather
+    /// than every stage's weight. The events' root search takes it (loop/step_interpolant.hpp):
+    /// inlined into the integration loop, the weights' registers were held through the loop.
+    /// It rounds differently from interpolate.
+    template <class State, class T>
+    requires dense_output_tableau<Tableau> CUBIE_HD static void interpolate_by_powers(
+        T dt, const State& y, const dense_stages_t<State>& k, T theta, State& out) {
+        constexpr int top = [] {
+            int highest = 0;
+            for (int j = 0; j < Tableau::dense_stages; ++j)
+                highest = highest_power(j) > highest ? highest_power(j) : highest;
+            return highest;
+        }();
+        const T u = theta - T(0.5);
+        CUBIE_UNROLL
+        for (cuda::std::size_t i = 0; i < size_of<State>; ++i) {
+            T sum = 0;
+            static_for<top + 1>([&](auto below_top) {
+                T power{};  // sum_j c_jn k_j, n = top - below_top
+                static_for<Tableau::dense_stages>([&](auto j) {
+                    constexpr double c = centred_coefficient(j, top - below_top);
+                    if constexpr (c != 0.0) power += T(c) * k[j][i];
+                });
+                sum = sum * u + power;
+            });
+            out[i] = y[i] + dt * theta * sum;
+        }
+    }
+
 private:
     template <class State>
     using stage_derivatives = vector<State, stages>;
