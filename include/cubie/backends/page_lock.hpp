@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cubie/batch/batch_result.hpp"
+#include "cubie/batch/result_fields.hpp"
 #include "cubie/core/host_array.hpp"
 #include "cubie/core/host_memory.hpp"
 #include "cubie/core/memory_location.hpp"
@@ -59,17 +60,20 @@ public:
     void before_solve(batch_result<T>& r) {
         std::vector<const void*> arrays;
         double bytes = 0;
-        r.for_each_array([&](auto& a) {
-            arrays.push_back(a.data());
-            bytes += double(a.capacity()) * double(sizeof(a[0]));
-        });
+        for_each_result_field(
+            [&](const result_field&, auto& a) {
+                arrays.push_back(a.data());
+                bytes += double(a.capacity()) * double(sizeof(a[0]));
+            },
+            r);
         const bool reused = arrays == last_arrays_;
         last_arrays_ = std::move(arrays);
         if (!reused || refused_ || bytes > host_memory_bytes() / 4) return;
         bool locked = true;
-        r.for_each_array([&](auto& a) { locked = locked && page_lock(a); });
+        for_each_result_field([&](const result_field&, auto& a) { locked = locked && page_lock(a); },
+                              r);
         if (!locked) {  // all or none, and not tried again for this result
-            r.for_each_array([](auto& a) { page_unlock(a); });
+            for_each_result_field([](const result_field&, auto& a) { page_unlock(a); }, r);
             refused_ = true;
         }
     }
