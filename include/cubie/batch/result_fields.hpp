@@ -65,8 +65,10 @@ struct result_rows {
 /// whether every trajectory integrated writes all of its rows (saves and windows a
 /// trajectory never reaches, and event records it never fills, are left as they were).
 struct result_field {
+    using rows_member = std::size_t result_rows::*;  // an alias: nvcc's host code then
+                                                      // declares it without parentheses
     const char* name;
-    std::size_t result_rows::*rows;
+    rows_member rows;
     unsolved_mark unsolved;
     bool always_written;
 };

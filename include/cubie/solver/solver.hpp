@@ -62,6 +62,7 @@ class solver {
 
 public:
     using value_type = typename System::value_type;
+    using system_type = System;
     using algorithm = Algorithm;
     using controller = Controller;
     using settings_type = solve_settings<Controller>;
@@ -71,6 +72,11 @@ public:
     /// The outputs a solve with these settings records, validated: times, legends, sizes.
     plan_type plan(const settings_type& settings) const {
         return make_output_plan<System, Controller, Outputs...>(settings);
+    }
+    /// The same, with the inputs checked as solve() checks them: throws what it would
+    /// throw, before any work.
+    plan_type plan(const batch_inputs<value_type>& inputs, const settings_type& settings) const {
+        return prepare(inputs, settings).outputs;
     }
 
     template <backend Backend = backends::automatic>
