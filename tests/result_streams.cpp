@@ -118,7 +118,8 @@ TEST_CASE("a streamed solve with events writes the files of the whole result") {
         y0[i] = 1 + 0.002 * double(i);
         p[i] = 0.8 + 0.0002 * double(i);
     }
-    using bouncing = solver<ball, tsit5, pi_controller, save_state, events<ball::ground, ball::apex>>;
+    using bouncing =
+        solver<ball, tsit5, pi_controller, save_state, events<ball::ground, ball::apex>>;
     auto s = event_settings(3, 1e-8, 0.05);
     s.save_every = 0.25;
     check_streamed_like_whole(bouncing{}, {n, y0, p}, s, "stream-events");
@@ -140,9 +141,9 @@ TEST_CASE("a streamed solve refuses a budget too small for one chunk, and a path
 
     // A folder where a file is: it cannot be made.
     std::ofstream(scratch.path() / "file") << "x";
-    CHECK_THROWS_WITH_AS(
-        solve_to_npy(solver, in, s, scratch.path() / "file" / "out", {1 << 20, false}, test_backend{}),
-        doctest::Contains("cannot create the folder"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(solve_to_npy(solver, in, s, scratch.path() / "file" / "out",
+                                      {1 << 20, false}, test_backend{}),
+                         doctest::Contains("cannot create the folder"), std::runtime_error);
 #if CUBIE_WITH_HDF5
     CHECK_THROWS_AS(solve_to_hdf5(solver, in, s, scratch.path() / "file" / "out.h5",
                                   {1 << 20, false}, test_backend{}),
@@ -150,8 +151,8 @@ TEST_CASE("a streamed solve refuses a budget too small for one chunk, and a path
 #endif
     // Bad inputs are refused as solve() refuses them, before the budget is looked at.
     const batch_inputs<double> short_inputs{sweep.n, std::span(sweep.y0).first(10), sweep.rho};
-    CHECK_THROWS_WITH_AS(solve_to_npy(solver, short_inputs, s, folder, {1 << 20, false},
-                                      test_backend{}),
-                         doctest::Contains("initial_states"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(
+        solve_to_npy(solver, short_inputs, s, folder, {1 << 20, false}, test_backend{}),
+        doctest::Contains("initial_states"), std::invalid_argument);
     CHECK_FALSE(fs::exists(folder));
 }

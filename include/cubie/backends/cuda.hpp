@@ -147,8 +147,8 @@ struct cuda {
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
-        output_place<T> place{pointers_into<T>(result, 0), {},
-                              std::is_same_v<Result, device_result<T>>};
+        output_place<T> place{
+            pointers_into<T>(result, 0), {}, std::is_same_v<Result, device_result<T>>};
         for_each_result_field(
             [&](const result_field& f, const auto& a) { place.rows.*f.rows = a.size() / n; },
             result);

@@ -70,8 +70,8 @@ public:
         last_arrays_ = std::move(arrays);
         if (!reused || refused_ || bytes > host_memory_bytes() / 4) return;
         bool locked = true;
-        for_each_result_field([&](const result_field&, auto& a) { locked = locked && page_lock(a); },
-                              r);
+        for_each_result_field(
+            [&](const result_field&, auto& a) { locked = locked && page_lock(a); }, r);
         if (!locked) {  // all or none, and not tried again for this result
             for_each_result_field([](const result_field&, auto& a) { page_unlock(a); }, r);
             refused_ = true;

@@ -52,21 +52,21 @@ constexpr int unsolved_byte(unsolved_mark mark) {
 
 /// Rows per trajectory of each array (a result of n trajectories holds rows x n values).
 struct result_rows {
-    std::size_t final_states = 0;
-    std::size_t statuses = 0, accepted_steps = 0, rejected_steps = 0;  ///< 1
-    std::size_t newton_iterations = 0, linear_iterations = 0;  ///< 1 for implicit methods
+    std::size_t final_states = 0;                                      ///< the system's states
+    std::size_t statuses = 0, accepted_steps = 0, rejected_steps = 0;  ///< 1 each
+    std::size_t newton_iterations = 0, linear_iterations = 0;          ///< 1 each, implicit methods
     std::size_t saved = 0, saved_counters = 0, summaries = 0;
     std::size_t event_counts = 0, event_times = 0, event_states = 0;
     bool operator==(const result_rows&) const = default;
-
 };
 
 /// One array of the list: its name, its rows per trajectory, its mark where unsolved, and
 /// whether every trajectory integrated writes all of its rows (saves and windows a
 /// trajectory never reaches, and event records it never fills, are left as they were).
 struct result_field {
-    using rows_member = std::size_t result_rows::*;  // an alias: nvcc's host code then
-                                                      // declares it without parentheses
+    // Through an alias: nvcc's generated host code would otherwise declare the member
+    // with parentheses, which g++ warns of.
+    using rows_member = std::size_t result_rows::*;
     const char* name;
     rows_member rows;
     unsolved_mark unsolved;
@@ -83,10 +83,13 @@ void for_each_result_field(F&& f, S&&... s) {
     f(result_field{"statuses", &r::statuses, m::cancelled, true}, s.statuses...);
     f(result_field{"accepted_steps", &r::accepted_steps, m::zero, true}, s.accepted_steps...);
     f(result_field{"rejected_steps", &r::rejected_steps, m::zero, true}, s.rejected_steps...);
-    f(result_field{"newton_iterations", &r::newton_iterations, m::zero, true}, s.newton_iterations...);
-    f(result_field{"linear_iterations", &r::linear_iterations, m::zero, true}, s.linear_iterations...);
+    f(result_field{"newton_iterations", &r::newton_iterations, m::zero, true},
+      s.newton_iterations...);
+    f(result_field{"linear_iterations", &r::linear_iterations, m::zero, true},
+      s.linear_iterations...);
     f(result_field{"saved", &r::saved, m::unrecorded, false}, s.saved...);
-    f(result_field{"saved_counters", &r::saved_counters, m::unrecorded, false}, s.saved_counters...);
+    f(result_field{"saved_counters", &r::saved_counters, m::unrecorded, false},
+      s.saved_counters...);
     f(result_field{"summaries", &r::summaries, m::unrecorded, false}, s.summaries...);
     f(result_field{"event_counts", &r::event_counts, m::zero, true}, s.event_counts...);
     f(result_field{"event_times", &r::event_times, m::unrecorded, false}, s.event_times...);

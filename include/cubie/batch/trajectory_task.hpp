@@ -91,9 +91,9 @@ struct trajectory_task {
         rejected_steps = {r.rejected_steps, 1, n_trajectories, output_stride};
         newton_iterations = {r.newton_iterations, 1, n_trajectories, output_stride};
         linear_iterations = {r.linear_iterations, 1, n_trajectories, output_stride};
-        outputs.bind({r.saved, r.saved_counters, r.summaries, r.event_counts, r.event_times,
-                      r.event_states},
-                     n_trajectories, output_stride);
+        outputs.bind(
+            {r.saved, r.saved_counters, r.summaries, r.event_counts, r.event_times, r.event_states},
+            n_trajectories, output_stride);
     }
 
     CUBIE_HD void operator()(std::size_t i) const {

@@ -154,8 +154,7 @@ void stream_chunks(const Solver& solver, const batch_inputs<typename Solver::val
         batch_result<T>& r = results[k % 2];
         solver.solve({count, y, p, inputs.drivers}, settings, r, backend);
         if (writing.valid()) writing.get();  // rethrows what writing it threw
-        if (k == 0)
-            begin_stream(sink, r, n, inputs, stream.keep_inputs, parameter_names<System>());
+        if (k == 0) begin_stream(sink, r, n, inputs, stream.keep_inputs, parameter_names<System>());
         writing = std::async(std::launch::async, [&sink, &r, first] {
             for_each_result_array(r, [&](const auto& a) {
                 if (a.present && streamed_in_columns(a.name)) sink.write_columns(a, first);
