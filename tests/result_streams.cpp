@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -19,6 +18,7 @@
 #include "cubie/io/npy_result.hpp"
 #include "cubie/io/npy_stream.hpp"
 #include "support/event_systems.hpp"
+#include "support/file_bytes.hpp"
 #include "support/recording_sweep.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/test_backend.hpp"
@@ -32,12 +32,6 @@ using namespace cubie::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string file_bytes(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in.good());
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 std::set<std::string> file_names(const fs::path& directory) {
     std::set<std::string> names;

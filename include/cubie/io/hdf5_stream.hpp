@@ -74,10 +74,8 @@ stream_report solve_to_hdf5(const Solver& solver,
                             const typename Solver::settings_type& settings,
                             const std::filesystem::path& path, const stream_settings& stream,
                             Backend backend = {}) {
-    const stream_report report = detail::plan_stream(solver, inputs, settings, stream);
-    detail::hdf5_stream_file file(path);
-    detail::stream_chunks(solver, inputs, settings, report, stream, file, backend);
-    return report;
+    return detail::solve_streamed(solver, inputs, settings, stream, backend,
+                                  [&] { return detail::hdf5_stream_file(path); });
 }
 
 }  // namespace cubie

@@ -94,10 +94,9 @@ stream_report solve_to_npy(const Solver& solver,
                            const typename Solver::settings_type& settings,
                            const std::filesystem::path& directory, const stream_settings& stream,
                            Backend backend = {}) {
-    const stream_report report = detail::plan_stream(solver, inputs, settings, stream);
-    detail::npy_stream_folder<typename Solver::value_type> folder(directory);
-    detail::stream_chunks(solver, inputs, settings, report, stream, folder, backend);
-    return report;
+    return detail::solve_streamed(solver, inputs, settings, stream, backend, [&] {
+        return detail::npy_stream_folder<typename Solver::value_type>(directory);
+    });
 }
 
 }  // namespace cubie

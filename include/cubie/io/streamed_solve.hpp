@@ -167,5 +167,19 @@ void stream_chunks(const Solver& solver, const batch_inputs<typename Solver::val
     sink.finish(n, results[(k - 1) % 2].backend);
 }
 
+/// Checks inputs, settings and budget, opens the sink (open_sink(), which checks its path)
+/// and streams the solve into it: all that can be refused is, before any work.
+template <class Solver, class OpenSink, class Backend>
+stream_report solve_streamed(const Solver& solver,
+                             const batch_inputs<typename Solver::value_type>& inputs,
+                             const typename Solver::settings_type& settings,
+                             const stream_settings& stream, const Backend& backend,
+                             OpenSink&& open_sink) {
+    const stream_report report = plan_stream(solver, inputs, settings, stream);
+    auto sink = open_sink();
+    stream_chunks(solver, inputs, settings, report, stream, sink, backend);
+    return report;
+}
+
 }  // namespace detail
 }  // namespace cubie
