@@ -7,9 +7,9 @@
 // byte (solve_to_npy, npy_stream.hpp; solve_to_hdf5, hdf5_stream.hpp).
 //
 // The host memory it takes, which stream_settings::host_memory_budget bounds: two chunk
-// results, as much again for the cuda backend's page-locked staging (a chunk result is
-// page-locked from its second solve on, when the staging goes), and the chunk's inputs
-// twice (gathered, and staged). The inputs themselves are the caller's, in host memory.
+// results and the chunk's inputs (gathered from the caller's). With the cuda backend, both
+// are page-locked from their first solve on (up to a quarter of host memory), so that the
+// device copies straight into and out of them, beside the kernels, with no staging.
 
 #include <algorithm>
 #include <cmath>
@@ -23,8 +23,13 @@
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/result_fields.hpp"
+#include "cubie/core/host_array.hpp"
 #include "cubie/io/result_arrays.hpp"
 #include "cubie/systems/variable_names.hpp"
+#if defined(__CUDACC__)
+#include "cubie/backends/chunk_slot.hpp"
+#include "cubie/backends/page_lock.hpp"
+#endif
 
 namespace cubie {
 
@@ -62,14 +67,14 @@ stream_report plan_stream(const Solver& solver, const batch_inputs<typename Solv
     using System = typename Solver::system_type;
     const auto plan = solver.plan(in, settings);
     const double inputs = double(System::n_states + System::n_parameters) * sizeof(T);
-    const double per_trajectory = 4 * plan.result_bytes(1) + 2 * inputs;
+    const double per_trajectory = 2 * plan.result_bytes(1) + inputs;
     const double fits = std::floor(double(stream.host_memory_budget) / per_trajectory);
     if (fits < 1)
         throw std::invalid_argument(
             "stream_settings::host_memory_budget = " + std::to_string(stream.host_memory_budget) +
             " bytes holds no chunk: one trajectory takes " +
             std::to_string(static_cast<std::size_t>(std::ceil(per_trajectory))) +
-            " (two results in flight, the cuda backend's staging of one, its inputs twice)");
+            " (two results in flight and its inputs)");
     stream_report report;
     report.chunk_trajectories = static_cast<std::size_t>(std::min(fits, double(in.n_trajectories)));
     report.chunk_trajectories = std::max<std::size_t>(report.chunk_trajectories, 1);
@@ -81,11 +86,28 @@ stream_report plan_stream(const Solver& solver, const batch_inputs<typename Solv
 /// Rows [0, rows) of columns [first, first + count) of a [row][n] array, packed.
 template <class T>
 void gather_columns(std::span<const T> from, std::size_t n, std::size_t first, std::size_t count,
-                    std::vector<T>& to) {
+                    host_array<T>& to) {
     const std::size_t rows = n > 0 ? from.size() / n : 0;
     to.resize(rows * count);
     for (std::size_t r = 0; r < rows; ++r)
         std::copy_n(from.data() + r * n + first, count, to.data() + r * count);
+}
+
+// Where the cuda backend may solve, the arrays the device copies into and out of are
+// page-locked from the start, as they are reused for every chunk (the inputs' arrays once
+// sized by the first chunk, the largest). Nothing to do for the host backend.
+template <class T>
+void lock_from_first_solve([[maybe_unused]] batch_result<T>& result) {
+#if defined(__CUDACC__)
+    result.workspace.template get<backends::cuda_workspace<T>>()
+        .page_locking.lock_from_first_solve();
+#endif
+}
+template <class T>
+void lock_inputs([[maybe_unused]] host_array<T>& inputs) {
+#if defined(__CUDACC__)
+    static_cast<void>(backends::page_lock(inputs));  // else staged, as any pageable input
+#endif
 }
 
 /// The arrays of a streamed result, with their shapes for n trajectories, as sink.create
@@ -143,14 +165,19 @@ void stream_chunks(const Solver& solver, const batch_inputs<typename Solver::val
     using T = typename Solver::value_type;
     using System = typename Solver::system_type;
     const std::size_t n = inputs.n_trajectories, chunk = report.chunk_trajectories;
-    std::vector<T> y, p;
+    host_array<T> y, p;
     batch_result<T> results[2];
+    for (batch_result<T>& r : results) lock_from_first_solve(r);
     std::future<void> writing;  // the previous chunk's; declared after results: ends first
     std::size_t first = 0, k = 0;
     do {
         const std::size_t count = std::min(chunk, n - first);
         gather_columns(inputs.initial_states, n, first, count, y);
         gather_columns(inputs.parameters, n, first, count, p);
+        if (k == 0) {
+            lock_inputs(y);
+            lock_inputs(p);
+        }
         batch_result<T>& r = results[k % 2];
         solver.solve({count, y, p, inputs.drivers}, settings, r, backend);
         if (writing.valid()) writing.get();  // rethrows what writing it threw
