@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <memory>
