@@ -12,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -25,6 +24,7 @@
 #include "cubie/io/npy_result.hpp"
 #include "cubie/io/write_result.hpp"
 #include "support/example_result.hpp"
+#include "support/file_bytes.hpp"
 #include "support/scratch_directory.hpp"
 #if CUBIE_WITH_HDF5
 #include "cubie/io/hdf5_file.hpp"
@@ -33,16 +33,11 @@
 
 using namespace cubie;
 using cubie::testing::example_result;
+using cubie::testing::file_bytes;
 using cubie::testing::scratch_directory;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string file_bytes(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in.good());
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 void write_bytes(const fs::path& path, const std::string& bytes) {
     std::ofstream out(path, std::ios::binary);

@@ -72,9 +72,11 @@ memory_location::kind where(const void* p) {
 
 /// Every non-empty array of r is in memory of kind k.
 void check_arrays_are(batch_result<double>& r, memory_location::kind k) {
-    r.for_each_array([&](const auto& a) {
-        if (!a.empty()) CHECK(where(a.data()) == k);
-    });
+    for_each_result_field(
+        [&](const result_field&, const auto& a) {
+            if (!a.empty()) CHECK(where(a.data()) == k);
+        },
+        r);
 }
 
 /// Reads a [save][trajectory] device view element by element, as a kernel would.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/batch/result_fields.hpp"
 #include "cubie/catalogue/lorenz.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
@@ -63,15 +64,14 @@ bool same_bits(const A& a, const B& b) {
             std::memcmp(a.data(), b.data(), a.size() * sizeof(typename A::value_type)) == 0);
 }
 
-/// Every array of two results holds the same bits.
+/// Every array of two results (result_fields.hpp) holds the same bits.
 template <class T>
 bool same_results(const batch_result<T>& a, const batch_result<T>& b) {
-    return same_bits(a.final_states, b.final_states) && same_bits(a.statuses, b.statuses) &&
-           same_bits(a.accepted_steps, b.accepted_steps) &&
-           same_bits(a.rejected_steps, b.rejected_steps) &&
-           same_bits(a.newton_iterations, b.newton_iterations) &&
-           same_bits(a.linear_iterations, b.linear_iterations) && same_bits(a.saved, b.saved) &&
-           same_bits(a.saved_counters, b.saved_counters) && same_bits(a.summaries, b.summaries);
+    bool same = true;
+    for_each_result_field(
+        [&](const result_field&, const auto& x, const auto& y) { same = same && same_bits(x, y); },
+        a, b);
+    return same;
 }
 
 /// Trajectory i of a cancelled solve was never started: status cancelled, every final state,

@@ -18,6 +18,7 @@
 
 #include "cubie/backends/page_lock.hpp"
 #include "cubie/batch/backend_workspace.hpp"
+#include "cubie/batch/result_fields.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/cuda_stream.hpp"
@@ -70,6 +71,7 @@ private:
 template <class U>
 class staged_rows {
 public:
+    staged_rows() = default;
     staged_rows(std::size_t rows, std::size_t capacity, bool staged)
         : rows_(rows), device_(rows * capacity), pinned_(staged ? rows * capacity : 0) {}
 
@@ -127,7 +129,7 @@ public:
     }
 
 private:
-    std::size_t rows_;
+    std::size_t rows_ = 0;
     device_buffer<U> device_;
     pinned_buffer<U> pinned_;
 };
@@ -136,10 +138,7 @@ private:
 /// place.
 struct slot_rows {
     std::size_t initial_states = 0, parameters = 0;
-    std::size_t final_states = 0, per_trajectory = 0;  ///< per_trajectory: statuses, steps
-    std::size_t iteration_counts = 0;  ///< implicit methods: 1 (Newton and linear iterations)
-    std::size_t saved = 0, saved_counters = 0, summaries = 0;
-    std::size_t event_counts = 0, event_times = 0, event_states = 0;
+    result_rows outputs{};
     bool operator==(const slot_rows&) const = default;
 };
 
@@ -155,21 +154,17 @@ template <class T>
 struct chunk_slot {
     chunk_slot(std::size_t capacity, const slot_rows& rows, const slot_staging& staging)
         : initial_states(rows.initial_states, capacity, staging.initial_states),
-          parameters(rows.parameters, capacity, staging.parameters),
-          final_states(rows.final_states, capacity, staging.outputs),
-          statuses(rows.per_trajectory, capacity, staging.outputs),
-          accepted_steps(rows.per_trajectory, capacity, staging.outputs),
-          rejected_steps(rows.per_trajectory, capacity, staging.outputs),
-          newton_iterations(rows.iteration_counts, capacity, staging.outputs),
-          linear_iterations(rows.iteration_counts, capacity, staging.outputs),
-          saved(rows.saved, capacity, staging.outputs),
-          saved_counters(rows.saved_counters, capacity, staging.outputs),
-          summaries(rows.summaries, capacity, staging.outputs),
-          event_counts(rows.event_counts, capacity, staging.outputs),
-          event_times(rows.event_times, capacity, staging.outputs),
-          event_states(rows.event_states, capacity, staging.outputs) {}
+          parameters(rows.parameters, capacity, staging.parameters) {
+        for_each_result_field(
+            [&]<class U>(const result_field& f, staged_rows<U>& a) {
+                a = staged_rows<U>(rows.outputs.*f.rows, capacity, staging.outputs);
+            },
+            *this);
+    }
     cuda_stream stream;
-    staged_rows<T> initial_states, parameters, final_states;
+    staged_rows<T> initial_states, parameters;
+    // The outputs, one per array of result_fields.hpp.
+    staged_rows<T> final_states;
     staged_rows<status> statuses;
     staged_rows<std::uint32_t> accepted_steps, rejected_steps;
     staged_rows<std::uint32_t> newton_iterations, linear_iterations;

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -148,25 +147,11 @@ struct cuda {
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
-        const output_place<T> place{result.final_states.data(),
-                                    result.statuses.data(),
-                                    result.accepted_steps.data(),
-                                    result.rejected_steps.data(),
-                                    data_or_null(result.newton_iterations),
-                                    data_or_null(result.linear_iterations),
-                                    result.saved.data(),
-                                    result.saved_counters.data(),
-                                    result.summaries.data(),
-                                    result.event_counts.data(),
-                                    result.event_times.data(),
-                                    result.event_states.data(),
-                                    result.saved.size() / n,
-                                    result.saved_counters.size() / n,
-                                    result.summaries.size() / n,
-                                    result.event_counts.size() / n,
-                                    result.event_times.size() / n,
-                                    result.event_states.size() / n,
-                                    std::is_same_v<Result, device_result<T>>};
+        output_place<T> place{
+            pointers_into<T>(result, 0), {}, std::is_same_v<Result, device_result<T>>};
+        for_each_result_field(
+            [&](const result_field& f, const auto& a) { place.rows.*f.rows = a.size() / n; },
+            result);
         solve_shares(task, inputs, place, result, chunk, after_chunk);
     }
 
@@ -174,21 +159,9 @@ private:
     /// A result's arrays, [row][trajectory] over the whole batch, and where they are.
     template <class T>
     struct output_place {
-        T* final_states;
-        status* statuses;
-        std::uint32_t* accepted_steps;
-        std::uint32_t* rejected_steps;
-        std::uint32_t* newton_iterations;  ///< implicit methods only, else null
-        std::uint32_t* linear_iterations;
-        T* saved;
-        std::uint32_t* saved_counters;
-        T* summaries;
-        std::uint32_t* event_counts;
-        T* event_times;
-        T* event_states;
-        std::size_t saved_rows, counter_rows, summary_rows;  ///< per trajectory
-        std::size_t event_count_rows, event_time_rows, event_state_rows;
-        bool on_device;  ///< written in place by the kernels (a device_result)
+        result_pointers<T> at;  ///< column 0 of every array
+        result_rows rows;       ///< per trajectory
+        bool on_device;         ///< written in place by the kernels (a device_result)
     };
 
     /// One device's contiguous part of the batch.
@@ -378,19 +351,9 @@ private:
             rows.initial_states = System::n_states;
             rows.parameters = System::n_parameters;
         }
-        if (!out.on_device) {
-            rows.final_states = System::n_states;
-            rows.per_trajectory = 1;
-            rows.iteration_counts = out.newton_iterations ? 1 : 0;
-            rows.saved = out.saved_rows;
-            rows.saved_counters = out.counter_rows;
-            rows.summaries = out.summary_rows;
-            rows.event_counts = out.event_count_rows;
-            rows.event_times = out.event_time_rows;
-            rows.event_states = out.event_state_rows;
-        }
+        if (!out.on_device) rows.outputs = out.rows;
         const slot_staging staging{staged(states_at), staged(parameters_at),
-                                   !out.on_device && staged(memory_location::of(out.statuses))};
+                                   !out.on_device && staged(memory_location::of(out.at.statuses))};
         kept.fit(device, chunk, rows, staging, chunked ? chunks_in_flight : 1);
         for (const auto& slot : kept.slots) slot->busy = false;
         host_copies copies;  // between staging and pageable host arrays
@@ -406,22 +369,11 @@ private:
             intervals.add(kernel_starts[index].milliseconds_since(*kept.first_kernel_start),
                           slot.kernel_stop.milliseconds_since(*kept.first_kernel_start));
             if (!out.on_device) {
-                const std::size_t at = slot.first, count = slot.count;
-                slot.final_states.finish_download(out.final_states + at, n, count, copies);
-                slot.statuses.finish_download(out.statuses + at, n, count, copies);
-                slot.accepted_steps.finish_download(out.accepted_steps + at, n, count, copies);
-                slot.rejected_steps.finish_download(out.rejected_steps + at, n, count, copies);
-                slot.newton_iterations.finish_download(offset(out.newton_iterations, at), n, count,
-                                                       copies);
-                slot.linear_iterations.finish_download(offset(out.linear_iterations, at), n, count,
-                                                       copies);
-                slot.saved.finish_download(offset(out.saved, at), n, count, copies);
-                slot.saved_counters.finish_download(offset(out.saved_counters, at), n, count,
-                                                    copies);
-                slot.summaries.finish_download(offset(out.summaries, at), n, count, copies);
-                slot.event_counts.finish_download(offset(out.event_counts, at), n, count, copies);
-                slot.event_times.finish_download(offset(out.event_times, at), n, count, copies);
-                slot.event_states.finish_download(offset(out.event_states, at), n, count, copies);
+                for_each_result_field(
+                    [&](const result_field&, auto& staged, auto* host) {
+                        staged.finish_download(offset(host, slot.first), n, slot.count, copies);
+                    },
+                    slot, out.at);
                 copies.run();
             }
             slot.busy = false;
@@ -451,30 +403,14 @@ private:
                 input_stride = count;
             }
             if (out.on_device) {
-                arrays.final_states = out.final_states + first;
-                arrays.statuses = out.statuses + first;
-                arrays.accepted_steps = out.accepted_steps + first;
-                arrays.rejected_steps = out.rejected_steps + first;
-                arrays.newton_iterations = offset(out.newton_iterations, first);
-                arrays.linear_iterations = offset(out.linear_iterations, first);
-                arrays.outputs = {offset(out.saved, first),       offset(out.saved_counters, first),
-                                  offset(out.summaries, first),   offset(out.event_counts, first),
-                                  offset(out.event_times, first), offset(out.event_states, first)};
+                arrays.results = offset(out.at, first);
             } else {
-                slot.saved.mark_unrecorded(count, stream);
-                slot.saved_counters.mark_unrecorded(count, stream);
-                slot.summaries.mark_unrecorded(count, stream);
-                slot.event_times.mark_unrecorded(count, stream);
-                slot.event_states.mark_unrecorded(count, stream);
-                arrays.final_states = slot.final_states.device();
-                arrays.statuses = slot.statuses.device();
-                arrays.accepted_steps = slot.accepted_steps.device();
-                arrays.rejected_steps = slot.rejected_steps.device();
-                arrays.newton_iterations = slot.newton_iterations.device();
-                arrays.linear_iterations = slot.linear_iterations.device();
-                arrays.outputs = {slot.saved.device(),       slot.saved_counters.device(),
-                                  slot.summaries.device(),   slot.event_counts.device(),
-                                  slot.event_times.device(), slot.event_states.device()};
+                for_each_result_field(
+                    [&](const result_field& f, auto& staged, auto*& device) {
+                        if (!f.always_written) staged.mark_unrecorded(count, stream);
+                        device = staged.device();
+                    },
+                    slot, arrays.results);
                 output_stride = count;
             }
             task.n_trajectories = count;
@@ -486,23 +422,12 @@ private:
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
             ++report.kernel.chunks;
-            if (!out.on_device) {
-                slot.final_states.start_download(out.final_states + first, n, count, stream);
-                slot.statuses.start_download(out.statuses + first, n, count, stream);
-                slot.accepted_steps.start_download(out.accepted_steps + first, n, count, stream);
-                slot.rejected_steps.start_download(out.rejected_steps + first, n, count, stream);
-                slot.newton_iterations.start_download(offset(out.newton_iterations, first), n,
-                                                      count, stream);
-                slot.linear_iterations.start_download(offset(out.linear_iterations, first), n,
-                                                      count, stream);
-                slot.saved.start_download(offset(out.saved, first), n, count, stream);
-                slot.saved_counters.start_download(offset(out.saved_counters, first), n, count,
-                                                   stream);
-                slot.summaries.start_download(offset(out.summaries, first), n, count, stream);
-                slot.event_counts.start_download(offset(out.event_counts, first), n, count, stream);
-                slot.event_times.start_download(offset(out.event_times, first), n, count, stream);
-                slot.event_states.start_download(offset(out.event_states, first), n, count, stream);
-            }
+            if (!out.on_device)
+                for_each_result_field(
+                    [&](const result_field&, auto& staged, auto* host) {
+                        staged.start_download(offset(host, first), n, count, stream);
+                    },
+                    slot, out.at);
         };
 
         std::size_t next = 0;  // the slot the next chunk goes to: the one idle longest
@@ -529,10 +454,11 @@ private:
         return data ? data + first : nullptr;
     }
 
-    /// An array's values, null when it has none (an output not recorded).
-    template <class Array>
-    static auto data_or_null(Array& a) -> decltype(a.data()) {
-        return a.size() == 0 ? nullptr : a.data();
+    /// Every array's pointer moved on to column `first` (null stays null).
+    template <class T>
+    static result_pointers<T> offset(result_pointers<T> p, std::size_t first) {
+        for_each_result_field([&](const result_field&, auto*& a) { a = offset(a, first); }, p);
+        return p;
     }
 
     /// The block size: of those that keep as many threads resident as the occupancy API's

@@ -37,19 +37,9 @@ struct host {
         result.backend = "host";
         for (std::size_t first = 0; first < n; first += chunk) {
             task.n_trajectories = std::min(chunk, n - first);
-            task.bind(
-                {at(inputs.initial_states.data(), first),
-                 at(inputs.parameters.data(), first),
-                 at(result.final_states.data(), first),
-                 at(result.statuses.data(), first),
-                 at(result.accepted_steps.data(), first),
-                 at(result.rejected_steps.data(), first),
-                 at(result.newton_iterations.data(), first),
-                 at(result.linear_iterations.data(), first),
-                 {at(result.saved.data(), first), at(result.saved_counters.data(), first),
-                  at(result.summaries.data(), first), at(result.event_counts.data(), first),
-                  at(result.event_times.data(), first), at(result.event_states.data(), first)}},
-                n, n);
+            task.bind({at(inputs.initial_states.data(), first), at(inputs.parameters.data(), first),
+                       pointers_into<T>(result, first)},
+                      n, n);
             const auto count = static_cast<std::ptrdiff_t>(task.n_trajectories);
             // An exception thrown by user code (a system, a driver, a metric) must not leave
             // the parallel region, which would end the process: the first one is kept, the

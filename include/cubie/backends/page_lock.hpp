@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cubie/batch/batch_result.hpp"
+#include "cubie/batch/result_fields.hpp"
 #include "cubie/core/host_array.hpp"
 #include "cubie/core/host_memory.hpp"
 #include "cubie/core/memory_location.hpp"
@@ -51,25 +52,32 @@ void page_unlock(host_array<U>& a) noexcept {
 }
 
 /// Kept in a result's workspace: page-locks the result's arrays when a solve finds them
-/// where the previous solve into it left them.
+/// where the previous solve into it left them, or from the first solve on where the
+/// result is known to be solved into again (lock_from_first_solve: a streamed solve's
+/// chunk results, io/streamed_solve.hpp).
 template <class T>
 class page_lock_on_reuse {
 public:
+    void lock_from_first_solve() { eager_ = true; }
+
     /// Before a solve into r, with r's arrays sized for it.
     void before_solve(batch_result<T>& r) {
         std::vector<const void*> arrays;
         double bytes = 0;
-        r.for_each_array([&](auto& a) {
-            arrays.push_back(a.data());
-            bytes += double(a.capacity()) * double(sizeof(a[0]));
-        });
+        for_each_result_field(
+            [&](const result_field&, auto& a) {
+                arrays.push_back(a.data());
+                bytes += double(a.capacity()) * double(sizeof(a[0]));
+            },
+            r);
         const bool reused = arrays == last_arrays_;
         last_arrays_ = std::move(arrays);
-        if (!reused || refused_ || bytes > host_memory_bytes() / 4) return;
+        if (!(reused || eager_) || refused_ || bytes > host_memory_bytes() / 4) return;
         bool locked = true;
-        r.for_each_array([&](auto& a) { locked = locked && page_lock(a); });
+        for_each_result_field(
+            [&](const result_field&, auto& a) { locked = locked && page_lock(a); }, r);
         if (!locked) {  // all or none, and not tried again for this result
-            r.for_each_array([](auto& a) { page_unlock(a); });
+            for_each_result_field([](const result_field&, auto& a) { page_unlock(a); }, r);
             refused_ = true;
         }
     }
@@ -77,6 +85,7 @@ public:
 private:
     std::vector<const void*> last_arrays_;  ///< the arrays' blocks at the previous solve
     bool refused_ = false;                  ///< the driver refused to lock one of them
+    bool eager_ = false;                    ///< lock on the first solve too
 };
 
 }  // namespace cubie::backends

@@ -18,14 +18,15 @@
 //
 // Saved values and summaries a trajectory never reached (it failed earlier) are NaN, and
 // so are the event records it never filled (an event kept fewer times than its capacity).
-// Views: series(name) is [save][trajectory] of one saved variable; trajectory(i) is
-// [save][saved variable] of one trajectory; summary(row name) is [window][trajectory];
-// event_times_of(event) and event_states_of(event, state) are [occurrence][trajectory].
+// Views (result_views.hpp): series(name) is [save][trajectory] of one saved variable;
+// trajectory(i) is [save][saved variable] of one trajectory; summary(row name) is
+// [window][trajectory]; event_times_of(event) and event_states_of(event, state) are
+// [occurrence][trajectory]. The arrays are those of result_fields.hpp, whose
+// for_each_result_field goes through them.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -33,14 +34,16 @@
 
 #include "cubie/batch/backend_workspace.hpp"
 #include "cubie/batch/batch_inputs.hpp"
+#include "cubie/batch/result_fields.hpp"
 #include "cubie/batch/result_legend.hpp"
+#include "cubie/batch/result_views.hpp"
 #include "cubie/core/host_array.hpp"
 #include "cubie/core/status.hpp"
 
 namespace cubie {
 
 template <class T>
-struct batch_result : result_legend<T> {
+struct batch_result : result_views<batch_result<T>, T> {
     using result_legend<T>::n_trajectories;
     using result_legend<T>::n_saved_variables;
     using result_legend<T>::n_summary_rows;
@@ -117,41 +120,6 @@ struct batch_result : result_legend<T> {
                             trajectory];
     }
 
-    /// [save][trajectory] of the saved variable called name.
-    result_view<T> series(const std::string& name) const {
-        return this->series_of(saved.data(), name);
-    }
-    /// [save][saved variable] of one trajectory.
-    result_view<T> trajectory(std::size_t i) const { return this->trajectory_of(saved.data(), i); }
-    /// [window][trajectory] of the summary row called name ("x.mean").
-    result_view<T> summary(const std::string& name) const {
-        return this->summary_of(summaries.data(), name);
-    }
-    /// [occurrence][trajectory] of the kept times, and of one kept state, of an event.
-    result_view<T> event_times_of(const std::string& event) const {
-        return result_legend<T>::event_times_of(event_times.data(), event);
-    }
-    result_view<T> event_states_of(const std::string& event, const std::string& state) const {
-        return result_legend<T>::event_states_of(event_states.data(), event, state);
-    }
-
-    /// Calls f on every host array, in the order declared.
-    template <class F>
-    void for_each_array(F&& f) {
-        f(final_states);
-        f(statuses);
-        f(accepted_steps);
-        f(rejected_steps);
-        f(newton_iterations);
-        f(linear_iterations);
-        f(saved);
-        f(saved_counters);
-        f(summaries);
-        f(event_counts);
-        f(event_times);
-        f(event_states);
-    }
-
     /// Why trajectory i stopped, in words ("success", "max_steps_exceeded", ...).
     const char* status_message(std::size_t i) const {
         this->check_index("trajectory", i, n_trajectories);
@@ -162,20 +130,11 @@ struct batch_result : result_legend<T> {
     /// steps, iterations or events, NaN values, counters of 2^32 - 1. The arrays are sized for
     /// n_trajectories; a whole batch is written by every OpenMP thread.
     void mark_unsolved(std::size_t first, std::size_t count) {
-        constexpr T unrecorded = std::numeric_limits<T>::quiet_NaN();
-        constexpr std::uint32_t no_count = std::numeric_limits<std::uint32_t>::max();
-        mark(final_states, first, count, unrecorded);
-        mark(statuses, first, count, status::cancelled);
-        mark(accepted_steps, first, count, std::uint32_t{0});
-        mark(rejected_steps, first, count, std::uint32_t{0});
-        mark(newton_iterations, first, count, std::uint32_t{0});
-        mark(linear_iterations, first, count, std::uint32_t{0});
-        mark(saved, first, count, unrecorded);
-        mark(saved_counters, first, count, no_count);
-        mark(summaries, first, count, unrecorded);
-        mark(event_counts, first, count, std::uint32_t{0});
-        mark(event_times, first, count, unrecorded);
-        mark(event_states, first, count, unrecorded);
+        for_each_result_field(
+            [&]<class U>(const result_field& f, host_array<U>& a) {
+                mark(a, first, count, unsolved_value<U>(f.unsolved));
+            },
+            *this);
     }
 
     /// Trajectories that failed: neither success nor terminated_by_event.

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cubie/batch/result_fields.hpp"
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
@@ -17,19 +18,42 @@
 
 namespace cubie {
 
+/// Where a batch's outputs live: one pointer per array of result_fields.hpp, laid out
+/// [row][trajectory]; null where the solve records none.
+template <class T>
+struct result_pointers {
+    T* final_states = nullptr;
+    status* statuses = nullptr;
+    std::uint32_t* accepted_steps = nullptr;
+    std::uint32_t* rejected_steps = nullptr;
+    std::uint32_t* newton_iterations = nullptr;  ///< implicit methods only
+    std::uint32_t* linear_iterations = nullptr;
+    T* saved = nullptr;
+    std::uint32_t* saved_counters = nullptr;
+    T* summaries = nullptr;
+    std::uint32_t* event_counts = nullptr;
+    T* event_times = nullptr;
+    T* event_states = nullptr;
+};
+
+/// The pointers to column `first` of every array of a result (batch_result, device_result).
+template <class T, class Result>
+result_pointers<T> pointers_into(Result& r, std::size_t first) {
+    result_pointers<T> p;
+    for_each_result_field(
+        [&](const result_field&, auto*& to, auto& from) {
+            to = from.size() == 0 ? nullptr : from.data() + first;
+        },
+        p, r);
+    return p;
+}
+
 /// Where a batch's inputs and outputs live, all laid out [variable][trajectory].
 template <class T>
 struct batch_arrays {
     const T* initial_states;
     const T* parameters;
-    T* final_states;
-    status* statuses;
-    std::uint32_t* accepted_steps;
-    std::uint32_t* rejected_steps;
-    std::uint32_t* newton_iterations;  ///< implicit methods only, else null
-    std::uint32_t* linear_iterations;
-    output_arrays<T> outputs;  ///< what the output policies (and events) record; null where
-                               ///< not requested
+    result_pointers<T> results;
 };
 
 template <stepper Algorithm, step_controller Controller, ode_system System,
@@ -60,13 +84,16 @@ struct trajectory_task {
     void bind(const batch_arrays<T>& a, std::size_t input_stride, std::size_t output_stride) {
         initial_states = {a.initial_states, System::n_states, n_trajectories, input_stride};
         parameters = {a.parameters, System::n_parameters, n_trajectories, input_stride};
-        final_states = {a.final_states, System::n_states, n_trajectories, output_stride};
-        statuses = {a.statuses, 1, n_trajectories, output_stride};
-        accepted_steps = {a.accepted_steps, 1, n_trajectories, output_stride};
-        rejected_steps = {a.rejected_steps, 1, n_trajectories, output_stride};
-        newton_iterations = {a.newton_iterations, 1, n_trajectories, output_stride};
-        linear_iterations = {a.linear_iterations, 1, n_trajectories, output_stride};
-        outputs.bind(a.outputs, n_trajectories, output_stride);
+        const result_pointers<T>& r = a.results;
+        final_states = {r.final_states, System::n_states, n_trajectories, output_stride};
+        statuses = {r.statuses, 1, n_trajectories, output_stride};
+        accepted_steps = {r.accepted_steps, 1, n_trajectories, output_stride};
+        rejected_steps = {r.rejected_steps, 1, n_trajectories, output_stride};
+        newton_iterations = {r.newton_iterations, 1, n_trajectories, output_stride};
+        linear_iterations = {r.linear_iterations, 1, n_trajectories, output_stride};
+        outputs.bind(
+            {r.saved, r.saved_counters, r.summaries, r.event_counts, r.event_times, r.event_states},
+            n_trajectories, output_stride);
     }
 
     CUBIE_HD void operator()(std::size_t i) const {

@@ -1,16 +1,19 @@
 #pragma once
 // host_array<T>: the arrays of a result in host memory. A std::vector with an allocator of
-// its own, host_allocator, for two reasons:
+// its own, host_allocator, for three reasons:
 // - resize leaves new elements uninitialised, so that a result of many gigabytes is not
 //   first written by one thread: fill_in_parallel() then touches its pages from every
 //   OpenMP thread, which is where most of the time of a big result goes (each fresh page
 //   is a fault, and a single thread takes them one at a time);
+// - a large block is backed by transparent huge pages where the system grants them on
+//   request (madvise), so that its first touch takes 512 times fewer faults;
 // - each block can be page-locked in place (the cuda backend does so for a result it
 //   solves into repeatedly: backends/page_lock.hpp). A block has whole pages of its own,
 //   since the driver locks whole pages and refuses a page twice, and starts with a header
 //   where whoever locks it leaves the function that unlocks it: the allocator calls that
 //   before it frees the block, so that no locked range outlives its memory.
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -43,7 +46,9 @@ struct host_allocator {
     T* allocate(std::size_t n) {
         if (n > (std::numeric_limits<std::size_t>::max() / 2 - header_bytes) / sizeof(T))
             throw std::bad_array_new_length();
-        void* base = ::operator new (block_bytes(n), std::align_val_t{page_bytes()});
+        const std::size_t bytes = block_bytes(n);
+        void* base = ::operator new (bytes, std::align_val_t{page_bytes()});
+        ask_for_huge_pages(base, bytes);
         ::new (base) host_block_header{};
         return reinterpret_cast<T*>(static_cast<char*>(base) + header_bytes);
     }
@@ -83,6 +88,18 @@ struct host_allocator {
     friend bool operator==(const host_allocator&, const host_allocator&) noexcept { return true; }
 
 private:
+    /// Asks the kernel to back a large block with transparent huge pages where it allows
+    /// them on request (mode `madvise`; `always` needs no asking, `never` refuses): a first
+    /// touch then faults once per 2 MiB rather than per 4 KiB page. Advice only, so
+    /// a refusal is no error.
+    static void ask_for_huge_pages([[maybe_unused]] void* base,
+                                   [[maybe_unused]] std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        constexpr std::size_t huge_page = std::size_t{2} << 20;
+        if (bytes >= 2 * huge_page) static_cast<void>(::madvise(base, bytes, MADV_HUGEPAGE));
+#endif
+    }
+
     static std::size_t block_bytes(std::size_t n) noexcept {
         const std::size_t page = page_bytes();
         return (header_bytes + n * sizeof(T) + page - 1) / page * page;

@@ -201,6 +201,46 @@ public:
                 "H5Dwrite", what);
     }
 
+    /// Creates a dataset of the given shape, to be filled by write_columns.
+    template <array_element T>
+    void create_dataset(const std::string& name, const std::vector<std::size_t>& shape) {
+        const detail::hdf5_silence silence;
+        const std::string what = describe("dataset", name);
+        const detail::hdf5_dataspace space = detail::hdf5_space(shape, what);
+        static_cast<void>(detail::hdf5_dataset(
+            detail::hdf5_check(H5Dcreate2(file_.get(), name.c_str(), detail::hdf5_type<T>(),
+                                          space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                               "H5Dcreate2", what)));
+    }
+
+    /// Writes columns [first, first + shape.back()) of a dataset whose last axis is the
+    /// trajectory, from `data`, laid out in `shape` (the dataset's but for its last extent).
+    template <array_element T>
+    void write_columns(const std::string& name, std::span<const T> data,
+                       const std::vector<std::size_t>& shape, std::size_t first) {
+        const detail::hdf5_silence silence;
+        const std::string what = describe("dataset", name);
+        if (shape.empty() || element_count(shape) != data.size())
+            throw std::runtime_error("HDF5: " + std::to_string(data.size()) +
+                                     " values do not fill columns " + shape_text(shape) + " of " +
+                                     what);
+        if (data.empty()) return;
+        const detail::hdf5_dataset dataset(
+            detail::hdf5_check(H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), "H5Dopen2", what));
+        const detail::hdf5_dataspace stored(
+            detail::hdf5_check(H5Dget_space(dataset.get()), "H5Dget_space", what));
+        std::vector<hsize_t> start(shape.size(), 0);
+        start.back() = first;
+        const std::vector<hsize_t> count(shape.begin(), shape.end());
+        detail::hdf5_check(H5Sselect_hyperslab(stored.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                               count.data(), nullptr),
+                           "H5Sselect_hyperslab", what);
+        const detail::hdf5_dataspace memory = detail::hdf5_space(shape, what);
+        detail::hdf5_check(H5Dwrite(dataset.get(), detail::hdf5_type<T>(), memory.get(),
+                                    stored.get(), H5P_DEFAULT, data.data()),
+                           "H5Dwrite", what);
+    }
+
     /// Reads a dataset whose stored type is T's (exactly: no conversion).
     template <array_element T>
     shaped_array<T> read_dataset(const std::string& name) const {

@@ -37,6 +37,11 @@ public:
     template <class Array>
     void write(const Array& a) const {
         file_.write_dataset<typename Array::element_type>(a.name, a.data, a.shape);
+        write_legends(a);
+    }
+    /// The attributes of an array's dataset that are its legends.
+    template <class Array>
+    void write_legends(const Array& a) const {
         if (a.legend) file_.write_strings_attribute(a.name, a.legend_attribute, *a.legend);
         if (a.code_legend) file_.write_strings_attribute(a.name, a.code_legend, status_legend());
     }

@@ -37,6 +37,11 @@ public:
     template <class Array>
     void write(const Array& a) const {
         write_npy<typename Array::element_type>(file(a.name), a.data, a.shape);
+        write_legends(a);
+    }
+    /// The files of an array's legends.
+    template <class Array>
+    void write_legends(const Array& a) const {
         if (a.legend) write_npy<std::string>(file(a.legend_file), *a.legend, {a.legend->size()});
         if (a.code_legend)
             write_npy<std::string>(file(a.code_legend), status_legend(), {status_legend().size()});
@@ -71,11 +76,11 @@ public:
         return file(a.name).string();
     }
 
-private:
     std::filesystem::path file(const char* stem) const {
         return directory_ / (std::string(stem) + ".npy");
     }
 
+private:
     std::filesystem::path directory_;
 };
 

@@ -37,6 +37,7 @@
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/output_plan.hpp"
+#include "cubie/batch/result_fields.hpp"
 #include "cubie/batch/solve_control.hpp"
 #include "cubie/batch/solve_settings.hpp"
 #include "cubie/batch/trajectory_task.hpp"
@@ -61,6 +62,7 @@ class solver {
 
 public:
     using value_type = typename System::value_type;
+    using system_type = System;
     using algorithm = Algorithm;
     using controller = Controller;
     using settings_type = solve_settings<Controller>;
@@ -70,6 +72,11 @@ public:
     /// The outputs a solve with these settings records, validated: times, legends, sizes.
     plan_type plan(const settings_type& settings) const {
         return make_output_plan<System, Controller, Outputs...>(settings);
+    }
+    /// The same, with the inputs checked as solve() checks them: throws what it would
+    /// throw, before any work.
+    plan_type plan(const batch_inputs<value_type>& inputs, const settings_type& settings) const {
+        return prepare(inputs, settings).outputs;
     }
 
     template <backend Backend = backends::automatic>
@@ -158,13 +165,7 @@ public:
         {
             const scoped_device on(device);
             check_device_memory(outputs.result_bytes(n), n, backend.memory_fraction);
-            result.prepare(
-                device, n,
-                {iteration_counts, outputs.saved_per_trajectory(),
-                 outputs.counters_per_trajectory(), outputs.summaries_per_trajectory(),
-                 outputs.event_counts_per_trajectory(), outputs.event_times_per_trajectory(),
-                 outputs.event_states_per_trajectory()},
-                nullptr);
+            result.prepare(device, n, rows_of(outputs), nullptr);
             CUBIE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
         }
         backends::cuda on_result_device = backend;
@@ -191,8 +192,22 @@ private:
         return {task, std::move(outputs)};
     }
 
-    /// Newton and linear iteration counts per trajectory: implicit methods only.
-    static constexpr std::size_t iteration_counts = is_implicit<Algorithm>() ? 1 : 0;
+    /// Rows per trajectory of every array of a result.
+    static result_rows rows_of(const plan_type& plan) {
+        const std::size_t iteration_counts = is_implicit<Algorithm>() ? 1 : 0;  // implicit only
+        return {std::size_t(System::n_states),
+                1,
+                1,
+                1,
+                iteration_counts,
+                iteration_counts,
+                plan.saved_per_trajectory(),
+                plan.counters_per_trajectory(),
+                plan.summaries_per_trajectory(),
+                plan.event_counts_per_trajectory(),
+                plan.event_times_per_trajectory(),
+                plan.event_states_per_trajectory()};
+    }
 
     static constexpr double input_bytes() {
         return double(System::n_states + System::n_parameters) * sizeof(value_type);
@@ -233,7 +248,7 @@ private:
             found = found || overlaps(in.initial_states, array.data(), bytes) ||
                     overlaps(in.parameters, array.data(), bytes);
         };
-        r.for_each_array(check);
+        for_each_result_field([&](const result_field&, const auto& a) { check(a); }, r);
         check(r.initial_states);  // inputs a previous solve kept
         check(r.parameters);
         return found;
@@ -248,10 +263,7 @@ private:
             found = found || overlaps(in.initial_states, buffer.data(), buffer.bytes()) ||
                     overlaps(in.parameters, buffer.data(), buffer.bytes());
         };
-        check(r.final_states), check(r.statuses), check(r.accepted_steps);
-        check(r.rejected_steps), check(r.newton_iterations), check(r.linear_iterations);
-        check(r.saved), check(r.saved_counters), check(r.summaries);
-        check(r.event_counts), check(r.event_times), check(r.event_states);
+        for_each_result_field([&](const result_field&, const auto& b) { check(b); }, r);
         return found;
     }
 #endif
@@ -304,20 +316,14 @@ private:
                 " MiB this machine has: save less often, select fewer variables, summarise "
                 "instead of saving, or solve fewer trajectories at a time");
         bool allocated = false;
+        const result_rows rows = rows_of(plan);
         try {
             // Sized untouched (cleared first: growing copies nothing).
-            allocated |= resize_untouched(r.final_states, std::size_t(System::n_states) * n);
-            allocated |= resize_untouched(r.statuses, n);
-            allocated |= resize_untouched(r.accepted_steps, n);
-            allocated |= resize_untouched(r.rejected_steps, n);
-            allocated |= resize_untouched(r.newton_iterations, iteration_counts * n);
-            allocated |= resize_untouched(r.linear_iterations, iteration_counts * n);
-            allocated |= resize_untouched(r.saved, plan.saved_per_trajectory() * n);
-            allocated |= resize_untouched(r.saved_counters, plan.counters_per_trajectory() * n);
-            allocated |= resize_untouched(r.summaries, plan.summaries_per_trajectory() * n);
-            allocated |= resize_untouched(r.event_counts, plan.event_counts_per_trajectory() * n);
-            allocated |= resize_untouched(r.event_times, plan.event_times_per_trajectory() * n);
-            allocated |= resize_untouched(r.event_states, plan.event_states_per_trajectory() * n);
+            for_each_result_field(
+                [&](const result_field& f, auto& a) {
+                    allocated |= resize_untouched(a, rows.*f.rows * n);
+                },
+                r);
         } catch (const std::bad_alloc&) {
             throw std::invalid_argument("the outputs of " + std::to_string(n) +
                                         " trajectories need " + format_value(bytes) +
