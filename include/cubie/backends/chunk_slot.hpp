@@ -154,7 +154,8 @@ template <class T>
 struct chunk_slot {
     chunk_slot(std::size_t capacity, const slot_rows& rows, const slot_staging& staging)
         : initial_states(rows.initial_states, capacity, staging.initial_states),
-          parameters(rows.parameters, capacity, staging.parameters) {
+          parameters(rows.parameters, capacity, staging.parameters),
+          claimed(1) {
         for_each_result_field(
             [&]<class U>(const result_field& f, staged_rows<U>& a) {
                 a = staged_rows<U>(rows.outputs.*f.rows, capacity, staging.outputs);
@@ -173,6 +174,8 @@ struct chunk_slot {
     staged_rows<T> summaries;
     staged_rows<std::uint32_t> event_counts;
     staged_rows<T> event_times, event_states;
+    /// Balanced scheduling's work counter: the trajectories of the chunk claimed so far.
+    device_buffer<unsigned long long> claimed;
     cuda_event kernel_stop;
     std::size_t first = 0;  ///< the chunk's first trajectory in the batch
     std::size_t count = 0;

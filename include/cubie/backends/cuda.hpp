@@ -29,6 +29,7 @@
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/device_result.hpp"
+#include "cubie/batch/scheduling.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
@@ -45,6 +46,70 @@ __global__ void trajectory_kernel(Task task) {
     if (i < task.n_trajectories) task(i);
 }
 
+namespace detail {
+/// The lanes of the calling thread's warp below it.
+__device__ inline unsigned lanes_below() {
+    return (1u << (threadIdx.x % 32u)) - 1u;
+}
+
+/// A warp's runs of consecutive trajectories, claimed from a chunk's work counter (0 at
+/// launch) one atomic per run and dealt to the warp's idle lanes in lane order. Every lane
+/// of the warp asks once a pass (the same values in every lane).
+class warp_runs {
+public:
+    static constexpr unsigned run_length = 32;  // no fewer than a warp's lanes
+
+    __device__ warp_runs(unsigned long long* claimed, std::size_t n)
+        : claimed_(claimed), n_(n), warp_(__activemask()) {}
+
+    /// Whether the warp is done (no trajectory left, none in progress), else the trajectory
+    /// an idle lane takes (n or more: none).
+    template <class Claim>
+    __device__ Claim next(bool idle_lane) {
+        const unsigned idle = __ballot_sync(warp_, idle_lane);
+        if (idle == 0) return {false, n_};
+        if (next_ >= n_) return {idle == warp_, n_};
+        const unsigned wanted = __popc(idle);
+        const std::size_t left = end_ - next_;  // of the current run
+        std::size_t fresh = 0;                  // a new run's first trajectory
+        if (left < wanted) {
+            const int leader = __ffs(idle) - 1;
+            unsigned long long first = 0;
+            if (threadIdx.x % 32u == static_cast<unsigned>(leader))
+                first = atomicAdd(claimed_, run_length);
+            fresh = __shfl_sync(warp_, first, leader);
+        }
+        const std::size_t rank = __popc(idle & lanes_below());
+        const std::size_t taken = rank < left ? next_ + rank : fresh + (rank - left);
+        if (left < wanted) {
+            next_ = fresh + (wanted - left);
+            end_ = fresh + run_length;
+        } else {
+            next_ += wanted;
+        }
+        return {false, idle_lane ? taken : n_};
+    }
+
+private:
+    unsigned long long* claimed_;
+    std::size_t n_;
+    unsigned warp_;
+    std::size_t next_ = 0, end_ = 0;  // the warp's current run
+};
+}  // namespace detail
+
+/// Balanced scheduling (batch/scheduling.hpp) of adaptive trajectories: a persistent grid
+/// whose warps claim runs of 32 consecutive trajectories from the chunk's work counter
+/// `claimed` (0 at launch). Each pass, the lanes whose trajectory has ended (or never
+/// started) take the next ones of their warp's run, in lane order, then every lane with a
+/// trajectory attempts its next step: a lane waits for its neighbours one step at most,
+/// not a whole trajectory.
+template <class Task>
+__global__ void balanced_kernel(Task task, unsigned long long* claimed) {
+    detail::warp_runs runs(claimed, task.n_trajectories);
+    task.run_passes([&](bool idle) { return runs.template next<typename Task::claim>(idle); });
+}
+
 /// True when the CUDA runtime sees at least one device.
 inline bool cuda_device_available() {
     int count = 0;
@@ -59,6 +124,14 @@ struct cuda {
     std::vector<int> devices = {};
     int block_size = 0;    ///< threads per block; 0: chosen from the occupancy API
     bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
+    /// How threads take trajectories (batch/scheduling.hpp); fixed steps always go one
+    /// trajectory per thread.
+    cubie::scheduling scheduling = cubie::scheduling::automatic;
+    /// What automatic gives adaptive controllers: one trajectory per thread, for now.
+    /// Balanced scheduling was measured 7 to 15% slower than it where the trajectories take
+    /// about the same steps (the protocol's Lorenz sweep at 1e-5) and 1.2 times as fast where
+    /// they diverge strongly (bench/RESULTS.md, 2026-11-25): ask for it there.
+    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::static_mapping;
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
 
@@ -326,12 +399,26 @@ private:
 
         const std::size_t n = inputs.n_trajectories;
         chunk = std::min(chunk, part.count);
-        const int threads = threads_for(trajectory_kernel<Task>, chunk, properties);
+        const cubie::scheduling schedule =
+            resolve_scheduling<Controller>(scheduling, automatic_adaptive);
+        const int threads = with_kernel<Task>(
+            schedule, [&](auto kernel) { return threads_for(kernel, chunk, properties); });
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
-        report.kernel = describe_kernel(trajectory_kernel<Task>, configuration, threads,
-                                        (chunk + threads - 1) / threads, properties);
+        report.kernel = with_kernel<Task>(schedule, [&](auto kernel) {
+            return describe_kernel(kernel, configuration, threads, (chunk + threads - 1) / threads,
+                                   properties);
+        });
+        report.kernel.scheduling = scheduling_name(schedule);
         report.kernel.chunks = 0;
         report.kernel.milliseconds = 0;
+        // A persistent grid: as many blocks as the device holds at once, or the chunk needs.
+        const auto blocks_for = [&](std::size_t count) {
+            const std::size_t needed = (count + threads - 1) / threads;
+            if (schedule == cubie::scheduling::static_mapping) return needed;
+            return std::min(needed, std::size_t(report.kernel.blocks_per_multiprocessor) *
+                                        std::size_t(properties.multiProcessorCount));
+        };
+        report.kernel.blocks = blocks_for(chunk);
 
         // Inputs in device memory this device reads are used in place; others are copied,
         // pageable host arrays through page-locked staging (kept in the workspace: a copy
@@ -417,8 +504,10 @@ private:
             task.bind(arrays, input_stride, output_stride);
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
-            trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads, 0,
-                                stream>>>(task);
+            with_kernel<Task>(schedule, [&](auto kernel) {
+                launch(kernel, static_cast<unsigned>(blocks_for(count)), threads, stream, task,
+                       slot.claimed.data());
+            });
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
             ++report.kernel.chunks;
@@ -446,6 +535,29 @@ private:
             if (slots[next]->busy) finish(next);
         report.kernel.milliseconds = intervals.covered();
         return report;
+    }
+
+    /// use(kernel) with the kernel of the schedule (resolve_scheduling): balanced only
+    /// for adaptive controllers, whose loop goes a pass at a time.
+    template <class Task, class Use>
+    static decltype(auto) with_kernel(cubie::scheduling s, Use&& use) {
+        if constexpr (Task::controller::adaptive)
+            if (s == cubie::scheduling::balanced) return use(balanced_kernel<Task>);
+        return use(trajectory_kernel<Task>);
+    }
+
+    /// Queues a chunk's kernel: one trajectory per thread, or a balanced one with the
+    /// chunk's work counter set to 0 first.
+    template <class Task>
+    static void launch(void (*kernel)(Task), unsigned blocks, int threads, cudaStream_t stream,
+                       const Task& task, unsigned long long*) {
+        kernel<<<blocks, threads, 0, stream>>>(task);
+    }
+    template <class Task>
+    static void launch(void (*kernel)(Task, unsigned long long*), unsigned blocks, int threads,
+                       cudaStream_t stream, const Task& task, unsigned long long* claimed) {
+        CUBIE_CUDA_CHECK(cudaMemsetAsync(claimed, 0, sizeof *claimed, stream));
+        kernel<<<blocks, threads, 0, stream>>>(task, claimed);
     }
 
     /// The chunk's first trajectory in a [row][trajectory] array (none: null).

@@ -9,11 +9,19 @@
 
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
+#include "cubie/batch/scheduling.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 
 namespace cubie::backends {
 
 struct host {
+    /// How OpenMP threads take trajectories (batch/scheduling.hpp): static_mapping gives each
+    /// thread a contiguous share; balanced hands out blocks of `balanced_block`
+    /// trajectories as threads free up. Fixed steps always go in contiguous shares.
+    cubie::scheduling scheduling = cubie::scheduling::automatic;
+    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::balanced;
+    static constexpr int balanced_block = 64;
+
     /// run() writes only what the trajectories it integrates record, in place: the solver
     /// marks the result unsolved first (batch_result::mark_unsolved).
     static constexpr bool writes_every_output = false;
@@ -35,6 +43,8 @@ struct host {
             task.settings.drivers[k] = inputs.drivers[k].view();
         const std::size_t n = inputs.n_trajectories;
         result.backend = "host";
+        const cubie::scheduling schedule =
+            resolve_scheduling<typename Task::controller>(scheduling, automatic_adaptive);
         for (std::size_t first = 0; first < n; first += chunk) {
             task.n_trajectories = std::min(chunk, n - first);
             task.bind({at(inputs.initial_states.data(), first), at(inputs.parameters.data(), first),
@@ -46,10 +56,8 @@ struct host {
             // trajectories not yet started are skipped, and it reaches the caller after.
             std::exception_ptr first_error;
             std::atomic<bool> failed{false};
-            // Adaptive trajectories differ in cost: hand them out in small dynamic chunks.
-#pragma omp parallel for schedule(dynamic, 64)
-            for (std::ptrdiff_t i = 0; i < count; ++i) {
-                if (failed.load(std::memory_order_relaxed)) continue;
+            const auto integrate_one = [&](std::ptrdiff_t i) {
+                if (failed.load(std::memory_order_relaxed)) return;
                 try {
                     task(static_cast<std::size_t>(i));
                 } catch (...) {
@@ -57,6 +65,13 @@ struct host {
                     if (!first_error) first_error = std::current_exception();
                     failed.store(true, std::memory_order_relaxed);
                 }
+            };
+            if (schedule == cubie::scheduling::static_mapping) {
+#pragma omp parallel for schedule(static)
+                for (std::ptrdiff_t i = 0; i < count; ++i) integrate_one(i);
+            } else {
+#pragma omp parallel for schedule(dynamic, balanced_block)
+                for (std::ptrdiff_t i = 0; i < count; ++i) integrate_one(i);
             }
             if (first_error) std::rethrow_exception(first_error);
             if (!after_chunk(task.n_trajectories)) return;

@@ -10,6 +10,7 @@ namespace cubie {
 
 struct kernel_report {
     std::string configuration;    ///< "method, controller"
+    std::string scheduling;       ///< how threads took trajectories (batch/scheduling.hpp)
     int registers = 0;            ///< per thread
     std::size_t local_bytes = 0;  ///< per thread; non-zero means arrays spilled to memory
     int block_size = 0;
@@ -24,13 +25,13 @@ struct kernel_report {
     int devices = 1;         ///< devices the batch was split over
 
     std::string to_string() const {
-        char text[320];
+        char text[384];
         std::snprintf(text, sizeof text,
-                      "kernel (%s): %d registers, %zu bytes local memory, %d threads x %zu "
-                      "blocks, %d blocks per multiprocessor, occupancy %.0f%%, %.3f ms in %zu "
-                      "chunk%s on %d device%s",
-                      configuration.c_str(), registers, local_bytes, block_size, blocks,
-                      blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
+                      "kernel (%s; %s scheduling): %d registers, %zu bytes local memory, %d "
+                      "threads x %zu blocks, %d blocks per multiprocessor, occupancy %.0f%%, "
+                      "%.3f ms in %zu chunk%s on %d device%s",
+                      configuration.c_str(), scheduling.c_str(), registers, local_bytes, block_size,
+                      blocks, blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
                       chunks == 1 ? "" : "s", devices, devices == 1 ? "" : "s");
         return text;
     }

@@ -3,10 +3,16 @@
 // arrays, integrate while recording the requested outputs, scatter its final state.
 // Backends bind the arrays (host or device memory) and call the task once per trajectory
 // index, a GPU thread each or an OpenMP iteration each; consecutive indices touch
-// consecutive addresses, so a warp's accesses coalesce.
+// consecutive addresses, so a warp's accesses coalesce. Under balanced scheduling
+// (batch/scheduling.hpp) a GPU thread instead runs run_passes(): trajectories one after the
+// other, a pass of the adaptive loop at a time, taking up the next between two steps of its
+// warp's other lanes.
+
+#include <cuda/std/type_traits>
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 
 #include "cubie/batch/result_fields.hpp"
 #include "cubie/core/batch_view.hpp"
@@ -99,10 +105,7 @@ struct trajectory_task {
     CUBIE_HD void operator()(std::size_t i) const {
         state_t<System> y{};
         parameters_t<System> p{};
-        CUBIE_UNROLL
-        for (int v = 0; v < System::n_states; ++v) y[v] = initial_states(v, i);
-        CUBIE_UNROLL
-        for (int v = 0; v < System::n_parameters; ++v) p[v] = parameters(v, i);
+        load(i, y, p);
 
         step_counters counters{};
         status result;
@@ -115,7 +118,128 @@ struct trajectory_task {
         } else {
             result = integrate<Algorithm, Controller>(system, settings, y, p, counters);
         }
+        store(i, y, counters, result);
+    }
 
+    /// What a thread under balanced scheduling is told once a pass: stop, or else the
+    /// trajectory to take where it asked for one (none where the index is n or more).
+    struct claim {
+        bool stop;
+        std::size_t trajectory;
+    };
+
+    /// A thread's share of the batch under balanced scheduling (adaptive controllers): its
+    /// trajectories, one at a time, a pass of the adaptive loop (an attempted step) at a
+    /// time. Once a pass, `next(idle)` is asked by the thread, idle when it has no trajectory
+    /// in progress, which trajectory to take next (a claim); a trajectory that ends is
+    /// stored at once, so that the thread takes up the next one between two steps of the
+    /// others. The start (the inputs' check, the outputs due at t0, the events' sides at t0)
+    /// and the passes are integrate()'s, so every trajectory's results, its event records
+    /// included, are the same bit for bit.
+    template <class Next>
+    CUBIE_HD void run_passes(Next&& next) const {
+        using recorder_type =
+            cuda::std::conditional_t<layout::records, output_recorder<System, Outputs...>,
+                                     no_recorder<System>>;
+        using monitor_type =
+            cuda::std::conditional_t<layout::watches, event_monitor_type, no_event_monitor>;
+        using loop_type =
+            detail::adaptive_loop<Algorithm, Controller, System, recorder_type, monitor_type>;
+        state_t<System> y{};
+        parameters_t<System> p{};
+        step_counters counters{};
+        const right_hand_side<System> f{system, p, settings.drivers};
+        // Made anew for each trajectory in their own places (remade): an object re-seated
+        // elsewhere, an optional's, would keep what it refers to out of registers.
+        recorder_type recorder = make_recorder(0);
+        event_records_type events = make_event_records(0);
+        monitor_type monitor = make_monitor(events, p);
+        loop_type loop(settings, f, y, counters, recorder, monitor);
+        std::size_t i = 0;
+        status result = status::success;
+        bool working = false;
+        for (;;) {
+            const claim c = next(!working);
+            if (c.stop) break;
+            if (!working && c.trajectory < n_trajectories) {
+                i = c.trajectory;
+                load(i, y, p);
+                counters = {};
+                remake(recorder, make_recorder(i));
+                remake(events, make_event_records(i));
+                if (detail::all_finite(y) && detail::all_finite(p)) {
+                    if constexpr (layout::records)
+                        while (recorder.next_time() <= settings.t0)
+                            recorder.record(f, settings.t0, y, counters);
+                    if constexpr (layout::watches) {
+                        remake(monitor, events, p);
+                        monitor.start(f, settings.t0, y);
+                    }
+                    remake(loop, settings, f, y, counters, recorder, monitor);
+                    working = true;
+                } else {
+                    finish(i, y, counters, events, status::nonfinite_input);
+                }
+            }
+            if (working && !loop.advance(result)) {
+                finish(i, y, counters, events, result);
+                working = false;
+            }
+        }
+    }
+
+private:
+    /// A trajectory's event records and their monitor (events/event_monitor.hpp) under
+    /// balanced scheduling; without events, the monitor of none in both places.
+    using event_monitor_type = event_monitor<System, typename layout::event_list>;
+    using event_records_type = cuda::std::conditional_t<
+        layout::watches, event_recorder<System, typename layout::event_list>, no_event_monitor>;
+
+    CUBIE_HD auto make_recorder(std::size_t i) const {
+        if constexpr (layout::records)
+            return output_recorder<System, Outputs...>(outputs, i);
+        else
+            return no_recorder<System>{};
+    }
+
+    CUBIE_HD event_records_type make_event_records(std::size_t i) const {
+        if constexpr (layout::watches)
+            return event_records_type(outputs.events, i);
+        else
+            return {};
+    }
+
+    static CUBIE_HD auto make_monitor(event_records_type& events, parameters_t<System>& p) {
+        if constexpr (layout::watches)
+            return event_monitor_type(events, p);
+        else
+            return no_event_monitor{};
+    }
+
+    /// Ends `object`'s lifetime and makes a new one in its place from `args`.
+    template <class U, class... Args>
+    static CUBIE_HD void remake(U& object, Args&&... args) {
+        object.~U();
+        ::new (static_cast<void*>(&object)) U(static_cast<Args&&>(args)...);
+    }
+
+    /// A trajectory's end under balanced scheduling: its event counts, then what store()
+    /// writes, as operator() writes them.
+    CUBIE_HD void finish(std::size_t i, const state_t<System>& y, const step_counters& counters,
+                         const event_records_type& events, status result) const {
+        if constexpr (layout::watches) events.write_counts();
+        store(i, y, counters, result);
+    }
+
+    CUBIE_HD void load(std::size_t i, state_t<System>& y, parameters_t<System>& p) const {
+        CUBIE_UNROLL
+        for (int v = 0; v < System::n_states; ++v) y[v] = initial_states(v, i);
+        CUBIE_UNROLL
+        for (int v = 0; v < System::n_parameters; ++v) p[v] = parameters(v, i);
+    }
+
+    CUBIE_HD void store(std::size_t i, const state_t<System>& y, const step_counters& counters,
+                        status result) const {
         CUBIE_UNROLL
         for (int v = 0; v < System::n_states; ++v) final_states(v, i) = y[v];
         statuses(0, i) = result;
@@ -127,7 +251,6 @@ struct trajectory_task {
         }
     }
 
-private:
     /// integrate() with the solve's events, where it has any, whose counts are then written.
     template <class Recorder>
     CUBIE_HD status integrate_watching(state_t<System>& y, parameters_t<System>& p,

@@ -78,6 +78,24 @@ public:
           dt_(cuda::std::fmin(s.dt, s.dt_max)) {}
 
     CUBIE_HD status run() {
+        bool going = false;
+        return passes<false>(going);
+    }
+
+    /// One pass of the loop: true while the trajectory goes on; false once it has ended,
+    /// with its status in `result`. A caller may interleave trajectories between passes
+    /// (balanced scheduling, batch/trajectory_task.hpp).
+    CUBIE_HD bool advance(status& result) {
+        bool going = false;
+        result = passes<true>(going);
+        return going;
+    }
+
+private:
+    /// The passes of the loop until the trajectory ends, or the first alone (`one_pass`:
+    /// `going` then says whether the trajectory goes on).
+    template <bool one_pass>
+    CUBIE_HD status passes(bool& going) {
         while (elapsed_ < duration_) {
             if (counters_.accepted + counters_.rejected >= s_.max_steps)
                 return status::max_steps_exceeded;
@@ -102,11 +120,14 @@ public:
             // cannot undercut would be retried unchanged until max_steps (float Pleiades did
             // so from dt near one spacing); the step size has underflowed.
             if (!decision.accept && !(next_step().h < step.h)) return underflow();
+            if constexpr (one_pass) {
+                going = true;
+                return status::success;
+            }
         }
         return status::success;
     }
 
-private:
     CUBIE_HD T time_at(T since_t0) const {
         return since_t0 < duration_ ? s_.t0 + since_t0 : s_.t_end;
     }

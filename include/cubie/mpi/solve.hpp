@@ -153,11 +153,14 @@ std::optional<batch_result<typename System::value_type>> solve(
                 CUBIE_CUDA_CHECK(cudaGetDeviceCount(&devices));
                 own = batch_solver.solve(part.inputs(), settings,
                                          backends::cuda{.devices = devices_for(place, devices),
-                                                        .verbose = backend.verbose},
+                                                        .verbose = backend.verbose,
+                                                        .scheduling = backend.scheduling},
                                          control);
             }
 #endif
-            if (!own) own = batch_solver.solve(part.inputs(), settings, backends::host{}, control);
+            if (!own)
+                own = batch_solver.solve(part.inputs(), settings,
+                                         backends::host{.scheduling = backend.scheduling}, control);
         } else {
             own = batch_solver.solve(part.inputs(), settings, backend, control);
         }

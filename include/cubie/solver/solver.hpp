@@ -8,6 +8,8 @@
 //   auto result = s.solve({n, y0, rho}, settings,
 //                         cubie::backends::cuda{.devices = cubie::backends::cuda::all_devices()});
 //   auto on_gpu = s.solve_on_device({n, d_y0, d_rho}, settings);  // nothing copied back
+//   auto result = s.solve({n, y0, rho}, settings,  // adaptive steps that diverge
+//                         cubie::backends::cuda{.scheduling = cubie::scheduling::balanced});
 //   s.solve({n, y0, rho}, settings, result);  // into a batch_result reused across solves
 //
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
@@ -100,12 +102,14 @@ public:
         if constexpr (std::is_same_v<Backend, backends::automatic>) {
 #if defined(__CUDACC__)
             if (backends::cuda_device_available()) {
-                solve(inputs, settings, result, backends::cuda{.verbose = backend.verbose},
+                solve(inputs, settings, result,
+                      backends::cuda{.verbose = backend.verbose, .scheduling = backend.scheduling},
                       control);
                 return;
             }
 #endif
-            solve(inputs, settings, result, backends::host{}, control);
+            solve(inputs, settings, result, backends::host{.scheduling = backend.scheduling},
+                  control);
         } else if (reads_result(inputs, result)) {
             // Solving on from this result's own arrays (its final states as the next initial
             // states): the result is resized and marked before any input is read, so the

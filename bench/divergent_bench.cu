@@ -1,0 +1,211 @@
+// Divergent ensembles: static against balanced scheduling (batch/scheduling.hpp), float32,
+// final states only, kernel time (inputs and outputs in device memory), fastest of --repeat
+// after a warm-up, the schedules' solves alternating. Cases:
+//   lorenz          Lorenz, rho = linspace(0, 200, N), x0 = (1, 0, 0), t in [0, 10], Tsit5:
+//                   fixed points, the origin and chaos in one sweep
+//   lorenz_shuffled the same values of rho in a random order (a Monte Carlo sample, or a
+//                   grid whose fastest-varying axis is another): every warp holds them all
+//   pleiades        Pleiades, m1 = linspace(0.5, 2, N), t in [0, 3], Tsit5: close
+//                   encounters; in float about 7% of the trajectories take tiny steps until
+//                   max_steps (at 10^6, 22 s a solve at 2^20: lower --max-steps for 2^24)
+//   van_der_pol     a stiffness sweep: Van der Pol, mu = logspace(0.1, 1000, N),
+//                   x0 = (2, 0), t in [0, 30], Rosenbrock23: 27 to 1,200 steps
+//   van_der_pol_shuffled  the same mu in a random order
+//   uniform         Lorenz at rho = 28 for every trajectory, t in [0, 1], Tsit5: no
+//                   divergence at all, the cost of balancing alone
+// All at atol = rtol = 1e-5 from dt0 = t_end / 1024. For each case and N: the attempted
+// steps per trajectory (mean, p99, max), the static mapping's lane use (mean steps over the
+// mean of each warp's largest), kernel ms of each schedule and its ratio to static, whether
+// both agree bit for bit, and registers (static / balanced). max_steps applies to every case.
+//
+//   divergent_bench [--log2n 20,24] [--repeat 3] [--max-steps 1000000]
+//                   [--cases lorenz,lorenz_shuffled,pleiades,...]
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/catalogue/lorenz.hpp"
+#include "device_banner.cuh"
+#include "divergent_library.cuh"
+
+#ifndef CUBIE_CONFIGURED_COMMIT
+#define CUBIE_CONFIGURED_COMMIT "unknown"
+#endif
+
+namespace divergent_bench {
+
+measurement lorenz_tsit5(const ensemble& e, const case_settings& s, int repeat) {
+    return measure<cubie::catalogue::lorenz<float>, cubie::tsit5>(e, s, repeat);
+}
+
+}  // namespace divergent_bench
+
+namespace {
+
+using namespace divergent_bench;
+
+constexpr double tolerance = 1e-5;
+
+/// n trajectories from one initial state, the parameter `value(i)`.
+template <class Value>
+ensemble make_ensemble(std::size_t n, const std::vector<float>& initial, Value value) {
+    ensemble e{n, std::vector<float>(initial.size() * n), std::vector<float>(n)};
+    for (std::size_t v = 0; v < initial.size(); ++v)
+        std::fill_n(e.y0.begin() + static_cast<std::ptrdiff_t>(v * n), n, initial[v]);
+    for (std::size_t i = 0; i < n; ++i)
+        e.params[i] = static_cast<float>(value(double(i) / double(n - 1)));
+    return e;
+}
+
+/// The same parameters in a random order (a fixed seed).
+ensemble shuffled(ensemble e) {
+    std::mt19937_64 random(20261125);
+    std::shuffle(e.params.begin(), e.params.end(), random);
+    return e;
+}
+
+struct bench_case {
+    std::string name;
+    std::string description;
+    measurement (*solve)(const ensemble&, const case_settings&, int);
+    double t_end;
+    ensemble (*inputs)(std::size_t n);
+};
+
+ensemble lorenz_sweep(std::size_t n) {
+    return make_ensemble(n, {1, 0, 0}, [](double x) { return 200 * x; });
+}
+ensemble pleiades_sweep(std::size_t n) {
+    return make_ensemble(n, {3, 3, -1, -3, 2, -2,    2,     3, -3, 2, 0,      0, -4, 4,
+                             0, 0, 0,  0,  0, 1.75f, -1.5f, 0, 0,  0, -1.25f, 1, 0,  0},
+                         [](double x) { return 0.5 + 1.5 * x; });
+}
+ensemble van_der_pol_sweep(std::size_t n) {
+    return make_ensemble(n, {2, 0}, [](double x) { return 0.1 * std::pow(1e4, x); });
+}
+
+const std::vector<bench_case>& all_cases() {
+    static const std::vector<bench_case> cases = {
+        {"lorenz", "Lorenz, rho = linspace(0, 200), t in [0, 10], tsit5", lorenz_tsit5, 10,
+         lorenz_sweep},
+        {"lorenz_shuffled", "the same rho shuffled", lorenz_tsit5, 10,
+         [](std::size_t n) { return shuffled(lorenz_sweep(n)); }},
+        {"pleiades", "Pleiades, m1 = linspace(0.5, 2), t in [0, 3], tsit5", pleiades_tsit5, 3,
+         pleiades_sweep},
+        {"van_der_pol", "Van der Pol, mu = logspace(0.1, 1000), t in [0, 30], rosenbrock23",
+         van_der_pol_rosenbrock23, 30, van_der_pol_sweep},
+        {"van_der_pol_shuffled", "the same mu shuffled", van_der_pol_rosenbrock23, 30,
+         [](std::size_t n) { return shuffled(van_der_pol_sweep(n)); }},
+        {"uniform", "Lorenz, rho = 28 for all, t in [0, 1], tsit5", lorenz_tsit5, 1,
+         [](std::size_t n) {
+             return make_ensemble(n, {1, 0, 0}, [](double) { return 28.0; });
+         }},
+    };
+    return cases;
+}
+
+std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> items;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+    return items;
+}
+
+void print_row(const bench_case& c, int log2n, const measurement& m) {
+    std::vector<std::uint32_t> sorted = m.steps;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    double sum = 0, warp_max_sum = 0;
+    for (const std::uint32_t s : m.steps) sum += s;
+    for (std::size_t w = 0; w < n; w += 32)
+        warp_max_sum +=
+            *std::max_element(m.steps.begin() + static_cast<std::ptrdiff_t>(w),
+                              m.steps.begin() + static_cast<std::ptrdiff_t>(std::min(n, w + 32)));
+    const double mean = sum / double(n);
+    const double lane_use = sum / (32 * warp_max_sum);  // n: a multiple of 32
+    const schedule_timing& fixed = m.timings[0];
+    std::printf("%-21s 2^%-3d %8.1f %6u %6u %8zu %5.2f", c.name.c_str(), log2n, mean,
+                sorted[std::min(n - 1, n * 99 / 100)], sorted[n - 1], m.failures, lane_use);
+    for (std::size_t s = 0; s < n_schedules; ++s) {
+        const schedule_timing& t = m.timings[s];
+        std::printf(" %10.3f", t.kernel_ms);
+        if (s > 0) std::printf(" %5.2fx", fixed.kernel_ms / t.kernel_ms);
+    }
+    std::printf("  %-3s %3d/%3d\n", m.identical ? "yes" : "NO", fixed.registers,
+                m.timings[1].registers);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<int> log2n = {20, 24};
+    int repeat = 3;
+    std::uint64_t max_steps = 1'000'000;
+    std::vector<std::string> names;
+    for (const bench_case& c : all_cases()) names.push_back(c.name);
+    for (int i = 1; i < argc; i += 2) {
+        const std::string flag = argv[i];
+        if (i + 1 >= argc) {
+            std::fprintf(
+                stderr,
+                "usage: divergent_bench [--log2n 20,24] [--repeat 3] [--max-steps 1000000] "
+                "[--cases lorenz,lorenz_shuffled,pleiades,...]\n");
+            return 2;
+        }
+        if (flag == "--log2n") {
+            log2n.clear();
+            for (const std::string& k : split(argv[i + 1])) log2n.push_back(std::stoi(k));
+        } else if (flag == "--repeat") {
+            repeat = std::stoi(argv[i + 1]);
+        } else if (flag == "--max-steps") {
+            max_steps = std::stoull(argv[i + 1]);
+        } else if (flag == "--cases") {
+            names = split(argv[i + 1]);
+        } else {
+            std::fprintf(stderr, "divergent_bench: unknown option %s\n", flag.c_str());
+            return 2;
+        }
+    }
+    try {
+        setenv("CUBIE_COMMIT", CUBIE_CONFIGURED_COMMIT, 0);  // unless given
+        bench::print_device_banner();
+        std::printf(
+            "float32, final states only, atol = rtol = %g, dt0 = t_end / 1024, PI "
+            "controller, max_steps %llu; kernel ms, fastest of %d after a warm-up, schedules "
+            "alternating; ratio = static / balanced\n",
+            tolerance, static_cast<unsigned long long>(max_steps), repeat);
+        for (const std::string& name : names) {
+            const auto c = std::find_if(all_cases().begin(), all_cases().end(),
+                                        [&](const bench_case& k) { return k.name == name; });
+            if (c == all_cases().end()) {
+                std::fprintf(stderr, "divergent_bench: no case %s\n", name.c_str());
+                return 2;
+            }
+            std::printf("%s: %s\n", c->name.c_str(), c->description.c_str());
+        }
+        std::printf("\n%-21s %-5s %8s %6s %6s %8s %5s %10s %10s %6s  %-3s %s\n", "case", "N",
+                    "mean", "p99", "max", "failures", "lanes", "static", "balanced", "ratio", "id",
+                    "regs");
+        for (const std::string& name : names) {
+            const bench_case& c =
+                *std::find_if(all_cases().begin(), all_cases().end(),
+                              [&](const bench_case& k) { return k.name == name; });
+            for (const int k : log2n)
+                print_row(c, k,
+                          c.solve(c.inputs(std::size_t{1} << k), {c.t_end, tolerance, max_steps},
+                                  repeat));
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "divergent_bench: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,57 @@
+#pragma once
+// How a backend deals the trajectories of a batch to its threads.
+//
+// Adaptive trajectories take very different numbers of steps: a swept parameter moves some
+// onto a fixed point and others into chaos, or stiffness from 10 steps to 10,000, and some
+// fail after a few. With one trajectory per GPU thread a warp runs as long as its slowest
+// lane and keeps its multiprocessor's slot until then. Balanced scheduling keeps the lanes
+// busy: a grid that fills the device (one wave of resident threads) takes trajectories from
+// a work counter as its lanes free up, and a lane whose trajectory ended starts the next
+// one between two steps of its neighbours.
+//
+// Every trajectory's arithmetic is the same whichever thread runs it, so the schedules give
+// the same results bit for bit, each in its own trajectory's place. Fixed steps, whose
+// trajectories all take the same steps, always go one trajectory per thread.
+//
+//   solver.solve(inputs, settings, backends::cuda{.scheduling = scheduling::static_mapping});
+
+#include "cubie/controllers/controller.hpp"
+
+namespace cubie {
+
+enum class scheduling {
+    /// the backend's choice for adaptive controllers: balanced on the host, one trajectory
+    /// per thread on the GPU for now (backends::cuda::automatic_adaptive says why)
+    automatic,
+    /// thread i integrates trajectory i (cuda); contiguous shares of the batch per OpenMP
+    /// thread (host)
+    static_mapping,
+    /// cuda: persistent threads; each warp claims runs of consecutive trajectories from
+    /// the chunk's work counter (one atomic per run), and each lane takes the next of them
+    /// once its own trajectory has ended, between steps. host: OpenMP's dynamic schedule
+    /// over small blocks of trajectories.
+    balanced,
+};
+
+/// The schedule a solve with `Controller` gets when `asked` for one, on a backend whose
+/// automatic choice for adaptive controllers is `automatic_adaptive`.
+template <step_controller Controller>
+constexpr scheduling resolve_scheduling(scheduling asked, scheduling automatic_adaptive) {
+    if (!Controller::adaptive) return scheduling::static_mapping;
+    return asked == scheduling::automatic ? automatic_adaptive : asked;
+}
+
+/// The schedule's name, as kernel reports print it.
+constexpr const char* scheduling_name(scheduling s) {
+    switch (s) {
+        case scheduling::automatic:
+            return "automatic";
+        case scheduling::static_mapping:
+            return "static";
+        case scheduling::balanced:
+            return "balanced";
+    }
+    return "unknown";
+}
+
+}  // namespace cubie

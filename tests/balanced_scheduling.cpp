@@ -1,0 +1,269 @@
+// Balanced scheduling (batch/scheduling.hpp) gives every trajectory the results of the static
+// mapping bit for bit, failures included, each in its own place: on a divergent Lorenz sweep
+// (rho over [0, 200], shuffled so that a warp holds fixed points and chaos) with a NaN
+// parameter, an infinite initial state and a max_steps that stops the chaotic trajectories;
+// on bouncing balls whose events affect, record and terminate; and streamed into files. On
+// the host, where the backend's balanced schedule is OpenMP's, one thread's
+// trajectory_task::run_passes is checked against the static mapping directly.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cubie/algorithms/explicit/classical_rk4.hpp"
+#include "cubie/algorithms/rosenbrock/ros3p.hpp"
+#include "cubie/controllers/fixed_step.hpp"
+#include "cubie/io/npy_result.hpp"
+#include "cubie/io/npy_stream.hpp"
+#include "support/event_systems.hpp"
+#include "support/file_bytes.hpp"
+#include "support/recording_sweep.hpp"
+#include "support/scratch_directory.hpp"
+#include "support/test_backend.hpp"
+
+using namespace cubie;
+using cubie::testing::recording_solver;
+using cubie::testing::same_results;
+using cubie::testing::test_backend;
+
+namespace {
+
+constexpr std::size_t n = 1000;
+constexpr std::size_t nan_rho = 123, infinite_x = 456;
+
+/// rho over [0, 200] in a shuffled order (golden-ratio steps), x0 = (1, 0, 0).
+struct divergent_sweep {
+    std::vector<double> y0 = std::vector<double>(3 * n, 0.0), rho = std::vector<double>(n);
+    divergent_sweep() {
+        for (std::size_t i = 0; i < n; ++i) {
+            y0[i] = 1;
+            const double golden = 0.6180339887498949 * double(i);
+            rho[i] = 200 * (golden - std::floor(golden));
+        }
+        rho[nan_rho] = std::nan("");
+        y0[infinite_x] = std::numeric_limits<double>::infinity();
+    }
+    batch_inputs<double> inputs() const { return {n, y0, rho}; }
+};
+
+/// The recording sweep's outputs over [0, 2]; chaotic trajectories need more than max_steps.
+solve_settings<pi_controller> settings() {
+    auto s = cubie::testing::recording_sweep::settings();
+    s.t_end = 2;
+    s.atol = s.rtol = {1e-7};
+    s.max_steps = 380;  // of 240 to 470 attempts (quartiles 240, 320, 400)
+    return s;
+}
+
+using ball = cubie::testing::falling_ball<double>;
+using bouncing_solver = solver<ball, tsit5, pi_controller, save_state, summaries<metrics::extrema>,
+                               events<ball::ground, ball::below, ball::apex>>;
+
+/// Balls dropped from heights over [1, 3] with restitutions over [0.5, 0.95] (golden-ratio
+/// steps: their bounces, and so their steps, differ from neighbour to neighbour); every
+/// seventh falls through a floor at 0.4 (terminate), every eleventh starts under a floor at
+/// 4, which it never crosses (its side of zero taken at t0), one has a NaN restitution.
+struct dropped_balls {
+    static constexpr std::size_t n = 200, nan_restitution = 57;
+    std::vector<double> y0 = std::vector<double>(2 * n, 0.0), p = std::vector<double>(2 * n);
+    dropped_balls() {
+        for (std::size_t i = 0; i < n; ++i) {
+            const double golden = 0.6180339887498949 * double(i);
+            const double u = golden - std::floor(golden);
+            y0[i] = 1 + 2 * u;
+            p[i] = 0.5 + 0.45 * (1 - u);
+            p[n + i] = i % 7 == 3 ? 0.4 : i % 11 == 5 ? 4 : -1;
+        }
+        p[nan_restitution] = std::nan("");
+    }
+    batch_inputs<double> inputs() const { return {n, y0, p}; }
+
+    static solve_settings<pi_controller> settings() {
+        auto s = cubie::testing::event_settings(3, 1e-9, 0.05);
+        s.save_every = 0.25;
+        s.summarise_every = 1;
+        s.sample_summaries_every = 0.05;
+        return s;
+    }
+};
+
+template <class Solver, class Settings>
+batch_result<double> solve_with(const Solver& solver, const Settings& settings,
+                                scheduling schedule) {
+    if constexpr (std::is_same_v<Solver, bouncing_solver>)
+        return solver.solve(dropped_balls{}.inputs(), settings,
+                            test_backend{.scheduling = schedule});
+    else
+        return solver.solve(divergent_sweep{}.inputs(), settings,
+                            test_backend{.scheduling = schedule});
+}
+
+/// automatic and balanced scheduling against static_mapping, bit for bit; the cuda kernel
+/// reports name the schedule each went by.
+template <class Solver, class Settings>
+batch_result<double> check_schedules(const Solver& solver, const Settings& settings,
+                                     const char* automatic, const char* balanced) {
+    const auto fixed = solve_with(solver, settings, scheduling::static_mapping);
+    for (const scheduling s : {scheduling::automatic, scheduling::balanced}) {
+        CAPTURE(scheduling_name(s));
+        const auto r = solve_with(solver, settings, s);
+        CHECK(same_results(fixed, r));
+        if (r.kernel)
+            CHECK(r.kernel->scheduling ==
+                  std::string(s == scheduling::automatic ? automatic : balanced));
+    }
+    if (fixed.kernel) CHECK(fixed.kernel->scheduling == std::string("static"));
+    return fixed;
+}
+
+}  // namespace
+
+TEST_CASE("balanced scheduling: a divergent sweep's outputs and failures, bit for bit") {
+    const auto r = check_schedules(recording_solver{}, settings(), "static", "balanced");
+    CHECK(r.statuses[nan_rho] == status::nonfinite_input);
+    CHECK(r.statuses[infinite_x] == status::nonfinite_input);
+    std::size_t stopped = 0, solved = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        stopped += r.statuses[i] == status::max_steps_exceeded;
+        solved += r.statuses[i] == status::success;
+    }
+    CHECK(stopped > n / 10);  // divergent: both kinds in numbers
+    CHECK(solved > n / 2);
+    CHECK(stopped + solved == n - 2);
+    // Each trajectory as alone in its batch.
+    for (const std::size_t i : {std::size_t{0}, std::size_t{1}, nan_rho + 1}) {
+        const divergent_sweep s;
+        const std::vector<double> y0{s.y0[i], s.y0[n + i], s.y0[2 * n + i]}, rho{s.rho[i]};
+        const auto alone = recording_solver{}.solve(
+            {1, y0, rho}, settings(), test_backend{.scheduling = scheduling::balanced});
+        CAPTURE(i);
+        CHECK(alone.statuses[0] == r.statuses[i]);
+        CHECK(alone.accepted_steps[0] == r.accepted_steps[i]);
+        CHECK(alone.final_state(2, 0) == r.final_state(2, i));
+    }
+}
+
+TEST_CASE("balanced scheduling: an implicit method's iteration counts, and fixed steps") {
+    auto implicit = settings();
+    implicit.save_every = implicit.summarise_every = implicit.sample_summaries_every = 0;
+    implicit.t_end = 0.5;
+    implicit.atol = implicit.rtol = {1e-5};
+    const auto r = check_schedules(solver<catalogue::lorenz<double>, ros3p, pi_controller>{},
+                                   implicit, "static", "balanced");
+    CHECK(r.linear_iterations[0] > 0);
+
+    solve_settings<fixed_step> fixed;
+    fixed.t_end = 0.5;
+    fixed.dt = 1.0 / 256;
+    // Fixed steps, their trajectories all alike, go one per thread whatever is asked.
+    check_schedules(solver<catalogue::lorenz<double>, classical_rk4, fixed_step>{}, fixed, "static",
+                    "static");
+}
+
+TEST_CASE("balanced scheduling: events that affect, record and terminate, bit for bit") {
+    const auto r =
+        check_schedules(bouncing_solver{}, dropped_balls::settings(), "static", "balanced");
+    CHECK(r.statuses[dropped_balls::nan_restitution] == status::nonfinite_input);
+    // Those with a floor at 0.4 end there; of the others, those whose bounces accumulate
+    // before t = 3 fall through the ground after, and end at -1.
+    std::size_t terminated = 0, solved = 0;
+    std::uint32_t fewest = ~0u, most = 0;
+    for (std::size_t i = 0; i < dropped_balls::n; ++i) {
+        if (i % 7 == 3) CHECK(r.statuses[i] == status::terminated_by_event);
+        if (i % 11 == 5 && i % 7 != 3) CHECK(r.event_count("below", i) == 0);
+        terminated += r.statuses[i] == status::terminated_by_event;
+        solved += r.statuses[i] == status::success;
+        if (r.statuses[i] != status::success) continue;
+        fewest = std::min(fewest, r.event_count("ground", i));
+        most = std::max(most, r.event_count("ground", i));
+    }
+    CHECK(terminated > dropped_balls::n / 7 + 1);
+    CHECK(solved > dropped_balls::n / 4);
+    CHECK(solved + terminated + 1 == dropped_balls::n);
+    CHECK(most >= 2 * fewest);  // divergent: some bounce at least twice as often as others
+}
+
+TEST_CASE("balanced scheduling: a streamed solve writes the files of the static one") {
+    const cubie::testing::scratch_directory scratch("balanced_streams");
+    const recording_solver s;
+    const divergent_sweep sweep;
+    const auto settings_ = settings();
+    write_result_npy(
+        s.solve(sweep.inputs(), settings_, test_backend{.scheduling = scheduling::static_mapping}),
+        scratch.path() / "static");
+    const stream_settings stream{
+        static_cast<std::size_t>(s.plan(sweep.inputs(), settings_).result_bytes(n) / 4), false};
+    const stream_report report =
+        solve_to_npy(s, sweep.inputs(), settings_, scratch.path() / "balanced", stream,
+                     test_backend{.scheduling = scheduling::balanced});
+    CHECK(report.chunks >= 8);
+    for (const auto& entry : std::filesystem::directory_iterator(scratch.path() / "static")) {
+        const std::string name = entry.path().filename().string();
+        INFO(name);
+        CHECK(cubie::testing::file_bytes(entry.path()) ==
+              cubie::testing::file_bytes(scratch.path() / "balanced" / name));
+    }
+}
+
+#if !defined(__CUDACC__)
+namespace {
+
+/// One thread's run_passes over the whole batch, taking the trajectories in reverse order,
+/// into a copy of the static result marked unsolved (as the solver marks a result before
+/// the host backend runs): every array bit for bit as the static mapping wrote it.
+template <class System, class Algorithm, class Controller, class... Outputs>
+void check_passes(
+    const solver<System, Algorithm, Controller, Outputs...>& s, const batch_inputs<double>& inputs,
+    const typename solver<System, Algorithm, Controller, Outputs...>::settings_type& settings) {
+    using task_type = trajectory_task<Algorithm, Controller, System, Outputs...>;
+    const std::size_t count = inputs.n_trajectories;
+    const auto expected =
+        s.solve(inputs, settings, backends::host{.scheduling = scheduling::static_mapping});
+    batch_result<double> r = expected;
+    r.mark_unsolved(0, count);
+    task_type task{{},
+                   make_integration_settings<Algorithm, Controller, System>(settings),
+                   count,
+                   s.plan(settings).targets};
+    task.bind({inputs.initial_states.data(), inputs.parameters.data(), pointers_into<double>(r, 0)},
+              count, count);
+    std::size_t taken = 0, asked_idle = 0;
+    task.run_passes([&](bool idle) {
+        asked_idle += idle;
+        if (!idle) return typename task_type::claim{false, count};
+        if (taken == count) return typename task_type::claim{true, count};
+        return typename task_type::claim{false, count - 1 - taken++};
+    });
+    CHECK(taken == count);
+    CHECK(asked_idle == count + 1);
+    for_each_result_field(
+        [&](const result_field& f, const auto& a, const auto& b) {
+            INFO(f.name);
+            CHECK(cubie::testing::same_bits(a, b));
+        },
+        r, expected);
+}
+
+}  // namespace
+
+TEST_CASE("trajectory_task::run_passes integrates as integrate() does, wherever it starts") {
+    const divergent_sweep sweep;
+    auto plain = settings();
+    plain.save_every = plain.summarise_every = plain.sample_summaries_every = 0;
+    SUBCASE("final states only") {
+        check_passes(solver<catalogue::lorenz<double>, tsit5, pi_controller>{}, sweep.inputs(),
+                     plain);
+    }
+    SUBCASE("saves, counters and summaries") {
+        check_passes(recording_solver{}, sweep.inputs(), settings());
+    }
+    SUBCASE("events, saves and summaries") {
+        const dropped_balls balls;
+        check_passes(bouncing_solver{}, balls.inputs(), dropped_balls::settings());
+    }
+}
+#endif
