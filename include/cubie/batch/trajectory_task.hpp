@@ -152,7 +152,11 @@ struct trajectory_task {
         // Made anew for each trajectory in their own places (remade): an object re-seated
         // elsewhere, an optional's, would keep what it refers to out of registers.
         recorder_type recorder = make_recorder(0);
-        event_records_type events = make_event_records(0);
+        // The event records refer to a copy of their targets: referring into the task (a
+        // kernel's parameter) across trajectories had the whole task copied to local memory
+        // (680 bytes with Lorenz and one event; the copy takes 112).
+        const auto event_targets = event_targets_copy();
+        event_records_type events = make_event_records(event_targets, 0);
         monitor_type monitor = make_monitor(events, p);
         loop_type loop(settings, f, y, counters, recorder, monitor);
         std::size_t i = 0;
@@ -166,7 +170,7 @@ struct trajectory_task {
                 load(i, y, p);
                 counters = {};
                 remake(recorder, make_recorder(i));
-                remake(events, make_event_records(i));
+                remake(events, make_event_records(event_targets, i));
                 if (detail::all_finite(y) && detail::all_finite(p)) {
                     if constexpr (layout::records)
                         while (recorder.next_time() <= settings.t0)
@@ -202,9 +206,17 @@ private:
             return no_recorder<System>{};
     }
 
-    CUBIE_HD event_records_type make_event_records(std::size_t i) const {
+    CUBIE_HD auto event_targets_copy() const {
         if constexpr (layout::watches)
-            return event_records_type(outputs.events, i);
+            return outputs.events;
+        else
+            return no_event_monitor{};
+    }
+
+    template <class Targets>
+    static CUBIE_HD event_records_type make_event_records(const Targets& targets, std::size_t i) {
+        if constexpr (layout::watches)
+            return event_records_type(targets, i);
         else
             return {};
     }
