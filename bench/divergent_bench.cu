@@ -25,20 +25,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/catalogue/lorenz.hpp"
 #include "device_banner.cuh"
 #include "divergent_library.cuh"
-
-#ifndef CUBIE_CONFIGURED_COMMIT
-#define CUBIE_CONFIGURED_COMMIT "unknown"
-#endif
 
 namespace divergent_bench {
 
@@ -114,13 +109,6 @@ const std::vector<bench_case>& all_cases() {
     return cases;
 }
 
-std::vector<std::string> split(const std::string& list) {
-    std::vector<std::string> items;
-    std::stringstream in(list);
-    for (std::string item; std::getline(in, item, ',');) items.push_back(item);
-    return items;
-}
-
 void print_row(const bench_case& c, int log2n, const measurement& m) {
     std::vector<std::uint32_t> sorted = m.steps;
     std::sort(sorted.begin(), sorted.end());
@@ -154,31 +142,16 @@ int main(int argc, char** argv) {
     std::uint64_t max_steps = 1'000'000;
     std::vector<std::string> names;
     for (const bench_case& c : all_cases()) names.push_back(c.name);
-    for (int i = 1; i < argc; i += 2) {
-        const std::string flag = argv[i];
-        if (i + 1 >= argc) {
-            std::fprintf(
-                stderr,
-                "usage: divergent_bench [--log2n 20,24] [--repeat 3] [--max-steps 1000000] "
-                "[--cases lorenz,lorenz_shuffled,pleiades,...]\n");
-            return 2;
-        }
-        if (flag == "--log2n") {
-            log2n.clear();
-            for (const std::string& k : split(argv[i + 1])) log2n.push_back(std::stoi(k));
-        } else if (flag == "--repeat") {
-            repeat = std::stoi(argv[i + 1]);
-        } else if (flag == "--max-steps") {
-            max_steps = std::stoull(argv[i + 1]);
-        } else if (flag == "--cases") {
-            names = split(argv[i + 1]);
-        } else {
-            std::fprintf(stderr, "divergent_bench: unknown option %s\n", flag.c_str());
-            return 2;
-        }
-    }
+    if (!bench::parse_flags(
+            argc, argv,
+            {{"--log2n", [&](const std::string& v) { log2n = bench::parse_list<int>(v); }},
+             {"--repeat", [&](const std::string& v) { repeat = std::stoi(v); }},
+             {"--max-steps", [&](const std::string& v) { max_steps = std::stoull(v); }},
+             {"--cases", [&](const std::string& v) { names = bench::parse_names(v); }}},
+            "usage: divergent_bench [--log2n 20,24] [--repeat 3] [--max-steps 1000000] "
+            "[--cases lorenz,lorenz_shuffled,pleiades,...]"))
+        return 2;
     try {
-        setenv("CUBIE_COMMIT", CUBIE_CONFIGURED_COMMIT, 0);  // unless given
         bench::print_device_banner();
         std::printf(
             "float32, final states only, atol = rtol = %g, dt0 = t_end / 1024, PI "

@@ -502,6 +502,10 @@ private:
             }
             task.n_trajectories = count;
             task.bind(arrays, input_stride, output_stride);
+            // Balanced scheduling's work counter starts at 0, outside the kernel's interval.
+            if (schedule == cubie::scheduling::balanced)
+                CUBIE_CUDA_CHECK(
+                    cudaMemsetAsync(slot.claimed.data(), 0, sizeof(unsigned long long), stream));
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
             with_kernel<Task>(schedule, [&](auto kernel) {
@@ -547,7 +551,7 @@ private:
     }
 
     /// Queues a chunk's kernel: one trajectory per thread, or a balanced one with the
-    /// chunk's work counter set to 0 first.
+    /// chunk's work counter.
     template <class Task>
     static void launch(void (*kernel)(Task), unsigned blocks, int threads, cudaStream_t stream,
                        const Task& task, unsigned long long*) {
@@ -556,7 +560,6 @@ private:
     template <class Task>
     static void launch(void (*kernel)(Task, unsigned long long*), unsigned blocks, int threads,
                        cudaStream_t stream, const Task& task, unsigned long long* claimed) {
-        CUBIE_CUDA_CHECK(cudaMemsetAsync(claimed, 0, sizeof *claimed, stream));
         kernel<<<blocks, threads, 0, stream>>>(task, claimed);
     }
 
