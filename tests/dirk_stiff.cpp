@@ -29,8 +29,8 @@ using cubie::testing::check_fixed_step_failure;
 using cubie::testing::check_pollution_reference;
 using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
-using cubie::testing::one_step;
 using cubie::testing::cubic_decay_solution;
+using cubie::testing::one_step;
 using cubie::testing::test_backend;
 
 // Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp).
