@@ -5,9 +5,12 @@
 // which variable goes to which row, the output arrays); built by the solver on the host,
 // bound to host or device arrays by the backend.
 //
-// output_recorder: one trajectory's side of it. The integration loop asks for the next
-// time an output is due, next_time(), and hands over the state there, record(f, t, y,
-// counters); f is the trajectory's right-hand side (for observables). A recorder whose
+// output_recorder: one trajectory's side of it. The integration loop asks when the next
+// output is due and hands over the state there, record(f, t, y, counters); f is the
+// trajectory's right-hand side (for observables). How it asks is the recorder's schedule:
+// by time for adaptive steps (next_time(), next_since_t0()), by the number of steps taken
+// for fixed steps (next_step()), whose output times are whole numbers of steps: counts
+// known before the solve, compared without any float arithmetic. A recorder whose
 // `records` is false is never asked and compiles to nothing.
 
 #include <cuda/std/cmath>
@@ -91,51 +94,91 @@ struct output_targets
     }
 };
 
-template <ode_system System, class... Outputs>
+/// How a loop learns when outputs are due: by time (adaptive steps), or by the number of
+/// fixed steps taken.
+enum class output_schedule { by_time, by_step };
+
+namespace detail {
+/// When the next output is due, as a schedule tells it: the time and the time since t0,
+/// or the count of steps (time_grid::step_or_never) and the solve's number of fixed steps.
+template <output_schedule Schedule, class T>
+struct next_due {
+    T time;
+    T since_t0;
+};
+template <class T>
+struct next_due<output_schedule::by_step, T> {
+    std::uint64_t step;
+    std::uint32_t n_steps;
+};
+}  // namespace detail
+
+template <output_schedule Schedule, ode_system System, class... Outputs>
 class output_recorder {
     using layout = output_layout<System, Outputs...>;
     using T = typename System::value_type;
     using windows_type = cuda::std::conditional_t<layout::summarises, typename layout::windows_type,
                                                   detail::nothing_summarised>;
+    static constexpr bool by_step = Schedule == output_schedule::by_step;
 
 public:
     static constexpr bool records = layout::records;
+    static constexpr output_schedule schedule = Schedule;
 
+    /// By time: for adaptive steps.
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
-                             std::size_t trajectory)
-        : targets_(targets),
-          trajectory_(trajectory),
-          next_time_(time_due()),
-          next_since_t0_(since_t0_due()) {}
+                             std::size_t trajectory) requires(!by_step)
+        : targets_(targets), trajectory_(trajectory), next_{time_due(), since_t0_due()} {}
+    /// By step: for n_steps fixed steps, the grids' every_steps set (output_plan.hpp).
+    CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
+                             std::size_t trajectory, std::uint32_t n_steps) requires(by_step)
+        : targets_(targets), trajectory_(trajectory), next_{0, n_steps} {
+        next_.step = step_due();
+    }
 
     /// The next time an output is due; +infinity when none is. Kept rather than computed
     /// from the grids: the loop asks after every step.
-    CUBIE_HD T next_time() const { return next_time_; }
+    CUBIE_HD T next_time() const requires(!by_step) { return next_.time; }
     /// The same time since t0, not rounded through t0 (time_grid::since_t0_or_never).
-    CUBIE_HD T next_since_t0() const { return next_since_t0_; }
+    CUBIE_HD T next_since_t0() const requires(!by_step) { return next_.since_t0; }
+    /// The number of fixed steps taken when the next output is due (0: at t0), or
+    /// time_grid<T>::never() when none is.
+    CUBIE_HD std::uint64_t next_step() const requires(by_step) { return next_.step; }
 
-    /// Takes the outputs due at next_time(); y is the state there (t is its time, equal to
+    /// Takes the outputs due next; y is the state there (t is its time, equal to
     /// next_time() up to the rounding of fixed steps).
     CUBIE_HD void record(const right_hand_side<System>& f, T t, const state_t<System>& y,
                          const step_counters& counters) {
         // With one grid, the output due is that grid's.
         if constexpr (layout::saves) {
-            if (!layout::summarises || targets_.saves.time_or_never(next_save_) == next_time_) {
+            if (!layout::summarises || due_now(targets_.saves, next_save_)) {
                 save(f, t, y, counters);
                 ++next_save_;
             }
         }
         if constexpr (layout::summarises) {
-            if (!layout::saves || targets_.samples.time_or_never(next_sample_) == next_time_) {
+            if (!layout::saves || due_now(targets_.samples, next_sample_)) {
                 sample(f, t, y);
                 ++next_sample_;
             }
         }
-        next_time_ = time_due();
-        next_since_t0_ = since_t0_due();
+        if constexpr (by_step) {
+            next_.step = step_due();
+        } else {
+            next_.time = time_due();
+            next_.since_t0 = since_t0_due();
+        }
     }
 
 private:
+    /// True when point `index` of `grid` is the output due next.
+    CUBIE_HD bool due_now(const time_grid<T>& grid, std::uint32_t index) const {
+        if constexpr (by_step)
+            return grid.step_or_never(index, next_.n_steps) == next_.step;
+        else
+            return grid.time_or_never(index) == next_.time;
+    }
+
     /// The earliest next point of the grids, as `at` gives it: time_grid::time_or_never, or
     /// time_grid::since_t0_or_never.
     template <T (time_grid<T>::*at)(std::uint32_t) const>
@@ -148,6 +191,16 @@ private:
     }
     CUBIE_HD T time_due() const { return earliest_due<&time_grid<T>::time_or_never>(); }
     CUBIE_HD T since_t0_due() const { return earliest_due<&time_grid<T>::since_t0_or_never>(); }
+    CUBIE_HD std::uint64_t step_due() const {
+        std::uint64_t next = time_grid<T>::never();
+        if constexpr (layout::saves) next = targets_.saves.step_or_never(next_save_, next_.n_steps);
+        if constexpr (layout::summarises) {
+            const std::uint64_t sample =
+                targets_.samples.step_or_never(next_sample_, next_.n_steps);
+            next = sample < next ? sample : next;
+        }
+        return next;
+    }
 
     CUBIE_HD void save(const right_hand_side<System>& f, T t, const state_t<System>& y,
                        const step_counters& counters) {
@@ -197,8 +250,7 @@ private:
     std::size_t trajectory_;
     std::uint32_t next_save_ = 0;
     std::uint32_t next_sample_ = 0;
-    T next_time_;
-    T next_since_t0_;
+    detail::next_due<Schedule, T> next_;
     step_counters at_last_save_{};
     [[no_unique_address]] windows_type windows_{};
 };
@@ -211,6 +263,9 @@ struct no_recorder {
         return cuda::std::numeric_limits<typename System::value_type>::infinity();
     }
     CUBIE_HD typename System::value_type next_since_t0() const { return next_time(); }
+    CUBIE_HD std::uint64_t next_step() const {
+        return time_grid<typename System::value_type>::never();
+    }
     CUBIE_HD void record(const right_hand_side<System>&, typename System::value_type,
                          const state_t<System>&, const step_counters&) {}
 };
