@@ -17,6 +17,7 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -71,6 +72,12 @@ struct output_targets
     vector<int, System::n_observables> observable_row{};
     int rows_per_save = 0;
     batch_view<T> saved{};
+    /// The same rows as offsets in `saved` (row times its stride; -1 where not saved), and
+    /// the offset from one save to the next, set by bind(): a save adds them to its first
+    /// row's address rather than multiplying a row by the stride for every value.
+    vector<std::ptrdiff_t, System::n_states> state_offset{};
+    vector<std::ptrdiff_t, System::n_observables> observable_offset{};
+    std::size_t save_offset = 0;
     batch_view<std::uint32_t> saved_counters{};
 
     time_grid<T> samples{};  ///< summary samples: k = 0 (t0, history only) .. K
@@ -81,8 +88,16 @@ struct output_targets
     /// n_trajectories from the pointers on, rows `stride` apart (see batch_view).
     void bind(const output_arrays<T>& a, std::size_t n_trajectories, std::size_t stride) {
         const int n_saves = static_cast<int>(saves.count());
-        if constexpr (layout::saves_states || layout::saves_observables)
+        if constexpr (layout::saves_states || layout::saves_observables) {
             saved = {a.saved, n_saves * rows_per_save, n_trajectories, stride};
+            const auto offset_of = [&](int row) {
+                return row < 0 ? std::ptrdiff_t{-1} : static_cast<std::ptrdiff_t>(row * stride);
+            };
+            for (int v = 0; v < System::n_states; ++v) state_offset[v] = offset_of(state_row[v]);
+            for (int v = 0; v < System::n_observables; ++v)
+                observable_offset[v] = offset_of(observable_row[v]);
+            save_offset = static_cast<std::size_t>(rows_per_save) * stride;
+        }
         if constexpr (layout::saves_counters)
             saved_counters = {a.saved_counters, n_saves * n_saved_counters, n_trajectories, stride};
         if constexpr (layout::summarises)
@@ -204,20 +219,24 @@ private:
 
     CUBIE_HD void save(const right_hand_side<System>& f, T t, const state_t<System>& y,
                        const step_counters& counters) {
-        const int base = static_cast<int>(next_save_) * targets_.rows_per_save;
-        if constexpr (layout::saves_states) {
-            CUBIE_UNROLL
-            for (int v = 0; v < System::n_states; ++v)
-                if (targets_.state_row[v] >= 0)
-                    targets_.saved(base + targets_.state_row[v], trajectory_) = y[v];
-        }
-        if constexpr (layout::saves_observables) {
-            observables_t<System> o{};
-            f.observables(t, y, o);
-            CUBIE_UNROLL
-            for (int v = 0; v < System::n_observables; ++v)
-                if (targets_.observable_row[v] >= 0)
-                    targets_.saved(base + targets_.observable_row[v], trajectory_) = o[v];
+        if constexpr (layout::saves_states || layout::saves_observables) {
+            assert((static_cast<int>(next_save_) + 1) * targets_.rows_per_save <=
+                   targets_.saved.rows());
+            T* const first_row = targets_.saved.column(trajectory_) +
+                                 static_cast<std::size_t>(next_save_) * targets_.save_offset;
+            if constexpr (layout::saves_states) {
+                CUBIE_UNROLL
+                for (int v = 0; v < System::n_states; ++v)
+                    if (targets_.state_offset[v] >= 0) first_row[targets_.state_offset[v]] = y[v];
+            }
+            if constexpr (layout::saves_observables) {
+                observables_t<System> o{};
+                f.observables(t, y, o);
+                CUBIE_UNROLL
+                for (int v = 0; v < System::n_observables; ++v)
+                    if (targets_.observable_offset[v] >= 0)
+                        first_row[targets_.observable_offset[v]] = o[v];
+            }
         }
         if constexpr (layout::saves_counters) {
             const int row = static_cast<int>(next_save_) * n_saved_counters;
