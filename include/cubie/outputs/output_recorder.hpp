@@ -143,12 +143,15 @@ public:
     /// By time: for adaptive steps.
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
                              std::size_t trajectory) requires(!by_step)
-        : targets_(targets), trajectory_(trajectory), next_{time_due(), since_t0_due()} {}
+        : targets_(targets), trajectory_(trajectory), next_{time_due(), since_t0_due()} {
+        bind_windows();
+    }
     /// By step: for n_steps fixed steps, the grids' every_steps set (output_plan.hpp).
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
                              std::size_t trajectory, std::uint32_t n_steps) requires(by_step)
         : targets_(targets), trajectory_(trajectory), next_{0, n_steps} {
         next_.step = step_due();
+        bind_windows();
     }
 
     /// The next time an output is due; +infinity when none is. Kept rather than computed
@@ -160,8 +163,8 @@ public:
     /// time_grid<T>::never() when none is.
     CUBIE_HD std::uint64_t next_step() const requires(by_step) { return next_.step; }
 
-    /// Takes the outputs due next; y is the state there (t is its time, equal to
-    /// next_time() up to the rounding of fixed steps).
+    /// Takes the outputs due next; y is the state there and t its time (by step, t0 + i dt
+    /// after i fixed steps, which the output time equals up to rounding).
     CUBIE_HD void record(const right_hand_side<System>& f, T t, const state_t<System>& y,
                          const step_counters& counters) {
         // With one grid, the output due is that grid's.
@@ -186,6 +189,14 @@ public:
     }
 
 private:
+    /// The windows take the targets' settings before any sample: bound outside the loop,
+    /// they are read from the kernel's parameters rather than held in registers.
+    CUBIE_HD void bind_windows() {
+        if constexpr (layout::summarises)
+            windows_.bind(targets_.samples.t0, targets_.samples.every, targets_.samples_per_window,
+                          targets_.n_windows, targets_.summaries, trajectory_);
+    }
+
     /// True when point `index` of `grid` is the output due next.
     CUBIE_HD bool due_now(const time_grid<T>& grid, std::uint32_t index) const {
         if constexpr (by_step)
@@ -258,9 +269,7 @@ private:
             for (int v = 0; v < System::n_observables; ++v) x[System::n_states + v] = o[v];
         }
         if (next_sample_ == 0)
-            windows_.start(x, targets_.samples.t0, targets_.samples.every,
-                           targets_.samples_per_window, targets_.n_windows, targets_.summaries,
-                           trajectory_);
+            windows_.first(x);
         else
             windows_.add(x);
     }
