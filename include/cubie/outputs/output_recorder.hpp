@@ -146,7 +146,8 @@ public:
         : targets_(targets), trajectory_(trajectory), next_{time_due(), since_t0_due()} {
         bind_windows();
     }
-    /// By step: for n_steps fixed steps, the grids' every_steps set (output_plan.hpp).
+    /// By step: for a solve of n_steps fixed steps (integration_settings::fixed_steps),
+    /// the grids' every_steps set (output_plan.hpp).
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
                              std::size_t trajectory, std::uint32_t n_steps) requires(by_step)
         : targets_(targets), trajectory_(trajectory), next_{0, n_steps} {
