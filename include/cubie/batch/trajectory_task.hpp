@@ -107,8 +107,14 @@ struct trajectory_task {
         step_counters counters{};
         status result;
         if constexpr (layout::records) {
-            output_recorder<System, Outputs...> recorder(outputs, i);
-            result = integrate_watching(y, p, counters, recorder, i);
+            if constexpr (Controller::adaptive) {
+                output_recorder<output_schedule::by_time, System, Outputs...> recorder(outputs, i);
+                result = integrate_watching(y, p, counters, recorder, i);
+            } else {
+                output_recorder<output_schedule::by_step, System, Outputs...> recorder(
+                    outputs, i, settings.fixed_steps);
+                result = integrate_watching(y, p, counters, recorder, i);
+            }
         } else if constexpr (layout::watches) {
             no_recorder<System> nothing;
             result = integrate_watching(y, p, counters, nothing, i);
