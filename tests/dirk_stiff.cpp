@@ -18,6 +18,7 @@
 #include "cubie/systems/right_hand_side.hpp"
 #include "support/failing_steps.hpp"
 #include "support/failure_isolation.hpp"
+#include "support/one_step.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
 
@@ -29,6 +30,7 @@ using cubie::testing::check_pollution_reference;
 using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
 using cubie::testing::cubic_decay_solution;
+using cubie::testing::one_step;
 using cubie::testing::test_backend;
 
 // Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp).
@@ -53,24 +55,17 @@ TEST_CASE("a step whose Newton iteration fails is rejected, and only for that tr
     const batch_inputs<double> inputs{2, y0, p};
 
     SUBCASE("the failed step reports an infinite error and leaves y") {
-        using rhs = right_hand_side<cubic_decay<double>>;
         const cubic_decay<double> system{};
-        const parameters_t<cubic_decay<double>> parameters{1e4};
-        const driver_splines_t<cubic_decay<double>> drivers{};
-        const rhs f{system, parameters, drivers};
-        const tolerances<double, 1> tol{{1e-8}, {1e-8}};
         const state_t<cubic_decay<double>> y{1};
-        state_t<cubic_decay<double>> dydt, y_new, dydt_new;
-        f(0, y, dydt);
+        state_t<cubic_decay<double>> y_new;
         implicit_step_report failed;
-        CHECK(kvaerno3::step_with_error(f, 0.0, 0.5, y, dydt, y_new, dydt_new, tol, failed) ==
+        CHECK(one_step<kvaerno3>(system, {1e4}, y, 0.5, 1e-8, failed, y_new) ==
               std::numeric_limits<double>::infinity());
         CHECK(failed.failure == step_failure::newton_divergence);
         CHECK(failed.newton_iterations >= 2);  // a rate needs two iterations
         CHECK(y_new[0] == 1);
         implicit_step_report converged;
-        CHECK(std::isfinite(
-            kvaerno3::step_with_error(f, 0.0, 1e-6, y, dydt, y_new, dydt_new, tol, converged)));
+        CHECK(std::isfinite(one_step<kvaerno3>(system, {1e4}, y, 1e-6, 1e-8, converged, y_new)));
         CHECK(converged.failure == step_failure::none);
         // Three implicit stages, each at least one iteration; one LU solve per iteration and
         // one for each stage's predictor.

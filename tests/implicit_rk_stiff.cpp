@@ -22,6 +22,7 @@
 #include "cubie/systems/right_hand_side.hpp"
 #include "support/failing_steps.hpp"
 #include "support/failure_isolation.hpp"
+#include "support/one_step.hpp"
 #include "support/stiff_problems.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
@@ -33,6 +34,7 @@ using cubie::testing::check_fixed_step_failure;
 using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
 using cubie::testing::cubic_decay_solution;
+using cubie::testing::one_step;
 using cubie::testing::relaxation;
 using cubie::testing::test_backend;
 
@@ -61,17 +63,10 @@ TEST_CASE(
 // reference/check_implicit_rk_conditions.py), so the step is accepted.
 template <class Method>
 void check_stiff_transient_estimate(double ratio, unsigned linear_iterations) {
-    using rhs = right_hand_side<relaxation<double>>;
-    const relaxation<double> system{};
-    const parameters_t<relaxation<double>> parameters{-1e6};
-    const driver_splines_t<relaxation<double>> drivers{};
-    const rhs f{system, parameters, drivers};
-    const tolerances<double, 1> tol{{1e-4}, {1e-4}};
     const state_t<relaxation<double>> y{2};
-    state_t<relaxation<double>> dydt, y_new, dydt_new;
-    f(0, y, dydt);
+    state_t<relaxation<double>> y_new;
     implicit_step_report report;
-    const double err = Method::step_with_error(f, 0.0, 0.1, y, dydt, y_new, dydt_new, tol, report);
+    const double err = one_step<Method>(relaxation<double>{}, {-1e6}, y, 0.1, 1e-4, report, y_new);
     const double local_error = std::abs(y_new[0] - 1) / (1e-4 + 1e-4 * 2);
     INFO(Method::name << ": estimate " << err << ", local error " << local_error << " x tolerance");
     CHECK(err < 1);
@@ -152,25 +147,18 @@ TEST_CASE("a singular iteration matrix fails the step, and only that trajectory"
     const double exact_1 = 1 + std::exp(-1.0);  // y(1) of trajectory 1
 
     SUBCASE("the failed step reports singular_matrix, an infinite error and leaves y") {
-        using rhs = right_hand_side<relaxation<double>>;
         const relaxation<double> system{};
-        const parameters_t<relaxation<double>> parameters{2 * gamma};
-        const driver_splines_t<relaxation<double>> drivers{};
-        const rhs f{system, parameters, drivers};
-        const tolerances<double, 1> tol{{1e-8}, {1e-8}};
         const state_t<relaxation<double>> y{1};
-        state_t<relaxation<double>> dydt, y_new, dydt_new;
-        f(0, y, dydt);
+        state_t<relaxation<double>> y_new;
         implicit_step_report failed;
-        CHECK(radau_iia_5::step_with_error(f, 0.0, 0.5, y, dydt, y_new, dydt_new, tol, failed) ==
+        CHECK(one_step<radau_iia_5>(system, {2 * gamma}, y, 0.5, 1e-8, failed, y_new) ==
               std::numeric_limits<double>::infinity());
         CHECK(failed.failure == step_failure::singular_matrix);
         CHECK(failed.newton_iterations == 0);
         CHECK(failed.linear_iterations == 0);
         CHECK(y_new[0] == 1);
         implicit_step_report regular;
-        CHECK(radau_iia_5::step_with_error(f, 0.0, 0.25, y, dydt, y_new, dydt_new, tol, regular) ==
-              0);
+        CHECK(one_step<radau_iia_5>(system, {2 * gamma}, y, 0.25, 1e-8, regular, y_new) == 0);
         CHECK(regular.failure == step_failure::none);
         CHECK(regular.newton_iterations == 1);
         CHECK(regular.linear_iterations == 3);  // real and complex block, error filter
@@ -230,25 +218,18 @@ TEST_CASE("a step whose Newton iteration fails is rejected, and only for that tr
     const batch_inputs<double> inputs{2, y0, p};
 
     SUBCASE("the failed step reports newton_divergence, an infinite error and leaves y") {
-        using rhs = right_hand_side<cubic_decay<double>>;
         const cubic_decay<double> system{};
-        const parameters_t<cubic_decay<double>> parameters{1e4};
-        const driver_splines_t<cubic_decay<double>> drivers{};
-        const rhs f{system, parameters, drivers};
-        const tolerances<double, 1> tol{{1e-8}, {1e-8}};
         const state_t<cubic_decay<double>> y{1};
-        state_t<cubic_decay<double>> dydt, y_new, dydt_new;
-        f(0, y, dydt);
+        state_t<cubic_decay<double>> y_new;
         implicit_step_report failed;
-        CHECK(radau_iia_5::step_with_error(f, 0.0, 0.5, y, dydt, y_new, dydt_new, tol, failed) ==
+        CHECK(one_step<radau_iia_5>(system, {1e4}, y, 0.5, 1e-8, failed, y_new) ==
               std::numeric_limits<double>::infinity());
         CHECK(failed.failure == step_failure::newton_divergence);
         CHECK(failed.newton_iterations >= 2);  // a rate needs two iterations
         CHECK(failed.linear_iterations == 2 * failed.newton_iterations);
         CHECK(y_new[0] == 1);
         implicit_step_report converged;
-        const double err =
-            radau_iia_5::step_with_error(f, 0.0, 1e-6, y, dydt, y_new, dydt_new, tol, converged);
+        const double err = one_step<radau_iia_5>(system, {1e4}, y, 1e-6, 1e-8, converged, y_new);
         CHECK(std::isfinite(err));
         CHECK(converged.failure == step_failure::none);
         CHECK(converged.newton_iterations >= 1);

@@ -27,6 +27,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/device_buffer.hpp"
 #endif
+#include "support/deterministic_integers.hpp"
 
 using namespace cubie;
 
@@ -174,25 +175,12 @@ bool finite(const vector<T, N>& x) {
     return std::all_of(x.begin(), x.end(), [](T v) { return std::isfinite(v); });
 }
 
-/// Deterministic integers in [low, high] (as in the dense_lu tests).
-class integers {
-public:
-    explicit integers(std::uint64_t seed) : state_(seed) {}
-    int operator()(int low, int high) {
-        state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-        return low + static_cast<int>((state_ >> 33) % static_cast<std::uint64_t>(high - low + 1));
-    }
-
-private:
-    std::uint64_t state_;
-};
-
 /// A strictly diagonally dominant integer matrix, symmetric with a positive diagonal (so
 /// positive definite) or not, an integer solution x and b = A x, exact.
 template <class T, int N>
 void integer_system(std::uint64_t seed, bool symmetric, matrix<T, N>& A, vector<T, N>& x,
                     vector<T, N>& b) {
-    integers draw(seed);
+    cubie::testing::deterministic_integers draw(seed);
     for (int i = 0; i < N; ++i) {
         for (int j = 0; j < N; ++j) A[i][j] = T(draw(-3, 3));
         x[i] = T(draw(1, 9) * (draw(0, 1) != 0 ? 1 : -1));

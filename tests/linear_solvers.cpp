@@ -19,6 +19,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/device_buffer.hpp"
 #endif
+#include "support/deterministic_integers.hpp"
 
 using namespace cubie;
 
@@ -152,25 +153,11 @@ vector<T, N> product(const matrix<T, N>& A, const vector<T, N>& x) {
     return b;
 }
 
-/// Deterministic integers in [low, high] (a 64-bit linear congruential generator, so that
-/// every compiler and library draws the same matrices).
-class integers {
-public:
-    explicit integers(std::uint64_t seed) : state_(seed) {}
-    int operator()(int low, int high) {
-        state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-        return low + static_cast<int>((state_ >> 33) % static_cast<std::uint64_t>(high - low + 1));
-    }
-
-private:
-    std::uint64_t state_;
-};
-
 /// A row-shuffled strictly diagonally dominant integer matrix (pivoting has work to do,
 /// the condition number stays below about 4 N) and an integer solution; b = A x is exact.
 template <class T, int N>
 void integer_system(std::uint64_t seed, matrix<T, N>& A, vector<T, N>& x, vector<T, N>& b) {
-    integers draw(seed);
+    cubie::testing::deterministic_integers draw(seed);
     std::vector<int> columns(N);
     std::iota(columns.begin(), columns.end(), 0);
     for (int i = N - 1; i > 0; --i) std::swap(columns[i], columns[draw(0, i)]);

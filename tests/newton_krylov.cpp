@@ -30,6 +30,7 @@
 #include "cubie/systems/right_hand_side.hpp"
 #include "support/convergence.hpp"
 #include "support/failing_steps.hpp"
+#include "support/one_step.hpp"
 #include "support/stiff_problems.hpp"
 #include "support/stiff_reference.hpp"
 #include "support/test_backend.hpp"
@@ -49,19 +50,6 @@ static_assert(std::string_view(kvaerno5::name) == "kvaerno5");
 static_assert(std::string_view(kvaerno5_gmres::name) == "kvaerno5_gmres_jacobi");
 static_assert(std::string_view(kvaerno5_bicgstab::name) == "kvaerno5_bicgstab_neumann");
 static_assert(std::is_same_v<kvaerno5::linear_solver, direct_lu>);
-
-/// One step_with_error of Method from (0, y) with step h, and its report.
-template <class Method, class System>
-double one_step(const System& system, const parameters_t<System>& p, const state_t<System>& y,
-                double h, double tolerance, implicit_step_report& report, state_t<System>& y_new) {
-    const driver_splines_t<System> no_drivers{};
-    const right_hand_side<System> f{system, p, no_drivers};
-    tolerances<double, System::n_states> tol;
-    for (int i = 0; i < System::n_states; ++i) tol.atol[i] = tol.rtol[i] = tolerance;
-    state_t<System> dydt, dydt_new;
-    f(0, y, dydt);
-    return Method::step_with_error(f, 0.0, h, y, dydt, y_new, dydt_new, tol, report);
-}
 
 struct work {
     std::uint32_t accepted, rejected, newton, linear;

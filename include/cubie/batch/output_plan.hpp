@@ -94,13 +94,19 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
     plan_type plan;
     auto& targets = plan.targets;
 
-    auto whole_steps = [&](const char* setting, double every) {
-        if constexpr (!Controller::adaptive) {
-            // Fixed steps reach output times only when they are whole numbers of steps.
+    // Fixed steps reach output times only when they are whole numbers of steps: that
+    // number (time_grid::every_steps; 0 for adaptive controllers).
+    auto whole_steps = [&](const char* setting, double every) -> std::uint32_t {
+        if constexpr (Controller::adaptive) {
+            return 0;
+        } else {
             if (!is_whole_multiple(every, s.dt))
                 invalid_setting(
                     setting, every,
                     "is not a whole number of fixed steps of dt = " + format_value(s.dt));
+            const double steps = std::round(every / s.dt);
+            constexpr auto most = std::numeric_limits<std::uint32_t>::max();
+            return steps < double(most) ? static_cast<std::uint32_t>(steps) : most;
         }
     };
 
@@ -108,7 +114,7 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
         targets.saves =
             make_save_grid<T>(s.t0, s.t_end, s.save_every, s.save_initial, s.save_final);
         detail::check_time_resolution<T>("save_every", s.save_every, s.t0, s.t_end);
-        whole_steps("save_every", s.save_every);
+        targets.saves.every_steps = whole_steps("save_every", s.save_every);
     } else if (s.save_every != 0) {
         invalid_setting("save_every", s.save_every,
                         "but this solver saves nothing: add save_state, save_observables or "
@@ -162,7 +168,7 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
             invalid_setting("summarise_every", window,
                             "is not a whole number of samples of sample_summaries_every = " +
                                 format_value(sample));
-        whole_steps("sample_summaries_every", sample);
+        const std::uint32_t sample_steps = whole_steps("sample_summaries_every", sample);
         const std::uint32_t windows = whole_intervals(s.t_end - s.t0, window, "summarise_every");
         if (windows == 0)
             invalid_setting("summarise_every", window,
@@ -185,6 +191,7 @@ output_plan<System, Controller, Outputs...> make_output_plan(const solve_setting
         targets.samples.span = T(s.t_end - s.t0);
         targets.samples.first_k = 0;
         targets.samples.last_k = static_cast<std::uint32_t>(samples);
+        targets.samples.every_steps = sample_steps;
         targets.samples_per_window = static_cast<std::uint32_t>(per_window);
         targets.n_windows = windows;
         for (std::uint32_t w = 1; w <= windows; ++w)

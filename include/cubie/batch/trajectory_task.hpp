@@ -110,8 +110,14 @@ struct trajectory_task {
         step_counters counters{};
         status result;
         if constexpr (layout::records) {
-            output_recorder<System, Outputs...> recorder(outputs, i);
-            result = integrate_watching(y, p, counters, recorder, i);
+            if constexpr (Controller::adaptive) {
+                output_recorder<output_schedule::by_time, System, Outputs...> recorder(outputs, i);
+                result = integrate_watching(y, p, counters, recorder, i);
+            } else {
+                output_recorder<output_schedule::by_step, System, Outputs...> recorder(
+                    outputs, i, settings.fixed_steps);
+                result = integrate_watching(y, p, counters, recorder, i);
+            }
         } else if constexpr (layout::watches) {
             no_recorder<System> nothing;
             result = integrate_watching(y, p, counters, nothing, i);
@@ -139,8 +145,7 @@ struct trajectory_task {
     template <class Next>
     CUBIE_HD void run_passes(Next&& next) const {
         using recorder_type =
-            cuda::std::conditional_t<layout::records, output_recorder<System, Outputs...>,
-                                     no_recorder<System>>;
+            cuda::std::conditional_t<layout::records, by_time_recorder, no_recorder<System>>;
         using monitor_type =
             cuda::std::conditional_t<layout::watches, event_monitor_type, no_event_monitor>;
         using loop_type =
@@ -193,6 +198,9 @@ struct trajectory_task {
     }
 
 private:
+    /// The recorder of an adaptive trajectory's outputs (output_recorder.hpp).
+    using by_time_recorder = output_recorder<output_schedule::by_time, System, Outputs...>;
+
     /// A trajectory's event records and their monitor (events/event_monitor.hpp) under
     /// balanced scheduling; without events, the monitor of none in both places.
     using event_monitor_type = event_monitor<System, typename layout::event_list>;
@@ -201,7 +209,7 @@ private:
 
     CUBIE_HD auto make_recorder(std::size_t i) const {
         if constexpr (layout::records)
-            return output_recorder<System, Outputs...>(outputs, i);
+            return by_time_recorder(outputs, i);
         else
             return no_recorder<System>{};
     }

@@ -28,6 +28,15 @@ public:
         return data_[static_cast<std::size_t>(variable) * stride_ + trajectory];
     }
 
+    /// Trajectory `trajectory`'s value of row 0; row r lies r * stride() further. For a
+    /// caller that keeps row offsets (row * stride) rather than multiplying per access.
+    CUBIE_HD T* column(std::size_t trajectory) const {
+        assert(trajectory < n_trajectories_);
+        return data_ + trajectory;
+    }
+    CUBIE_HD std::size_t stride() const { return stride_; }
+    CUBIE_HD int rows() const { return n_variables_; }
+
 private:
     T* data_ = nullptr;
     int n_variables_ = 0;

@@ -4,8 +4,12 @@
 //
 // Its parts: checked steps (fixed_step_from), which stop at the first non-finite state;
 // for explicit methods, blocks of unchecked steps (unchecked_step), finiteness checked once
-// per block, with nothing recorded (the first block below) or up to the next output time
-// (the second). A block that ends non-finite is taken again by checked steps.
+// per block, with nothing recorded (the first block below) or up to the next output (the
+// second). A block that ends non-finite is taken again by checked steps.
+//
+// Output times are whole numbers of steps: the recorder names the number of steps after
+// which the next output is due (output_schedule::by_step), so no output time is compared
+// with a step's.
 //
 // The loop keeps its state in local variables and its parts in lambdas: as members of an
 // object, RK4 on Lorenz ran 6% longer (bench/RESULTS.md).
@@ -15,7 +19,6 @@
 // step from the event to the grid time it was going to reach follows, after which the grid
 // resumes.
 
-#include <cuda/std/cmath>
 #include <cuda/std/cstdint>
 
 #include "cubie/algorithms/stepper.hpp"
@@ -49,7 +52,6 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
     // Every step but the last has the same dt, so the products of dt and the tableau's
     // coefficients are loop invariants; the last step lands on t_end.
     const std::uint32_t n = s.fixed_steps;
-    [[maybe_unused]] const T half_step = s.dt / T(2);
     step_failure failure = step_failure::none;
     [[maybe_unused]] bool terminated = false;  // by an event
     auto failed = [&] {
@@ -57,23 +59,17 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
             if (terminated) return status::terminated_by_event;
         return failure != step_failure::none ? status_of(failure) : status::nonfinite_state;
     };
-    // Output times are whole numbers of steps: those within half a step of the time a
-    // step reached are due, or within half the shortened last step, so that t_end is
-    // left to it.
-    [[maybe_unused]] auto output_due = [&](T reached) {
-        return recorder.next_time() <=
-               reached + cuda::std::fmin(half_step, (s.t_end - reached) / T(2));
-    };
-    [[maybe_unused]] auto record_at = [&](T reached) {
+    // The outputs due once `taken` steps are taken, at time `reached`.
+    [[maybe_unused]] auto record_at = [&](std::uint32_t taken, T reached) {
         if constexpr (Recorder::records)
-            while (output_due(reached)) recorder.record(f, reached, y, counters);
+            while (recorder.next_step() == taken) recorder.record(f, reached, y, counters);
     };
     [[maybe_unused]] bool restart = false;  // an event acted: f(t, y) is no longer dydt
-    // A step of h from t; outputs due at `reached` (t + h but for the last step's,
-    // which is t_end) are taken after it. With events, an acting event ends the step where
-    // it fired and a step to `reached` follows; false where a step ends non-finite or an
-    // event terminated the trajectory.
-    auto fixed_step_from = [&](T t, T h, T reached) {
+    // Step `taken - 1`, of h from t; the outputs due after it, at `reached` (t + h but for
+    // the last step's, which is t_end), are taken. With events, an acting event ends the
+    // step where it fired and a step to `reached` follows; false where a step ends
+    // non-finite or an event terminated the trajectory.
+    auto fixed_step_from = [&](T t, T h, T reached, std::uint32_t taken) {
         if constexpr (Monitor::watches) {
             for (;;) {
                 // f(t, y) anew at every step, or, for FSAL methods, after an event acted.
@@ -92,14 +88,14 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
                 restart = stop.stopped;
                 terminated = stop.terminated;
                 if (!stop.stopped || stop.theta >= 1 || stop.terminated) {
-                    if (!stop.stopped || stop.theta >= 1) record_at(reached);
+                    if (!stop.stopped || stop.theta >= 1) record_at(taken, reached);
                     return !terminated;
                 }
                 t = span.time(stop.theta);  // on from the event to the grid
                 h = reached - t;
                 if (!(h > 0)) break;
             }
-            record_at(reached);
+            record_at(taken, reached);
             return true;
         } else {
             if constexpr (!Algorithm::fsal) f(t, y, dydt);
@@ -108,8 +104,7 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
             y = y_new;
             if constexpr (Algorithm::fsal) dydt = dydt_new;
             ++counters.accepted;
-            if constexpr (Recorder::records)
-                while (output_due(reached)) recorder.record(f, reached, y, counters);
+            record_at(taken, reached);
             return true;
         }
     };
@@ -166,58 +161,44 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
     }
     if constexpr (Recorder::records && !is_implicit<Algorithm>() && !Monitor::watches) {
         // Recording, the steps from one output to the next go unchecked in the same way:
-        // a block ends at the step after which the next output is due, and finiteness is
+        // a block ends at the step after which the next output is due, which the recorder
+        // names as a count of steps (no rule evaluated after each step), and finiteness is
         // checked before that output is taken. A block that ends non-finite is taken
-        // again with the check after each step. The last step, and those after the last
-        // output due before it, are left to the checked loop below. (With both after
-        // every step, RK4 on Lorenz saving every 10 steps took 1.8 to 2.4 times the
-        // hand-written kernel's time; 1.1 to 1.25 in blocks: bench/RESULTS.md.)
-        //
-        // Outputs are due after a step no earlier than after the steps before it, so a
-        // block is guessed to be as long as the last one, shortened while an output is due
-        // before its end, and then lengthened one step at a time until one is due after
-        // its last step. With outputs on a regular grid of steps the guess is right: one
-        // rule evaluation before the block's last step and one after it, however long the
-        // block (a guess from the time of the next output cost two more, and two
-        // conversions between integers and floats, per block; 1 to 2% of RK4 on Lorenz
-        // saving every 10 steps or summarising every step: bench/RESULTS.md).
-        auto due_after_step = [&](std::uint32_t j) {
-            return output_due(s.t0 + T(j) * s.dt + s.dt);
-        };
-        std::uint32_t last_block = 1;
-        while (i + 1 < n) {
-            const std::uint32_t before_last = n - 1 - i;  // steps left before the last
-            std::uint32_t j = i + (last_block < before_last ? last_block : before_last) - 1;
-            while (j > i && due_after_step(j - 1)) --j;
+        // again with the check after each step. The steps after the last output due
+        // before the last step are left to the checked loop below. (With both after every
+        // step, RK4 on Lorenz saving every 10 steps took 1.8 to 2.4 times the hand-written
+        // kernel's time; 1.1 to 1.25 in blocks: bench/RESULTS.md.)
+        for (;;) {
+            const std::uint64_t due = recorder.next_step();  // > i: those at i are taken
+            if (due >= n) break;
+            const auto end = static_cast<std::uint32_t>(due);
             const state_t<System> y_block = y;
             [[maybe_unused]] const state_t<System> dydt_block = dydt;
-            for (std::uint32_t k = i; k < j; ++k) unchecked_step(k);
-            bool due = false;
-            for (; j + 1 < n && !due; ++j) {
-                unchecked_step(j);
-                due = due_after_step(j);
-            }
-            if (!due) {  // none before the last step: the checked loop takes them again
-                y = y_block;
-                if constexpr (Algorithm::fsal) dydt = dydt_block;
-                break;
-            }
-            --j;  // the block's last step
+            // One step per iteration: summaries sampled every step make blocks of one
+            // step, for which the compiler's unrolling by two adds a parity test, a
+            // second exit test and 14 PTX instructions per block; blocks of 10 cost the
+            // same either way.
+            std::uint32_t k = i;
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+            do  // end > i
+                unchecked_step(k);
+            while (++k < end);
             if (!all_finite(y)) {
                 y = y_block;
                 if constexpr (Algorithm::fsal) dydt = dydt_block;
-                for (; i <= j; ++i)
-                    if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt, s.t0 + T(i + 1) * s.dt))
+                for (; i < end; ++i)
+                    if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt, s.t0 + T(i + 1) * s.dt, i + 1))
                         return failed();
                 continue;
             }
-            counters.accepted += j + 1 - i;
-            last_block = j + 1 - i;
-            i = j + 1;
-            const T reached = s.t0 + T(j) * s.dt + s.dt;
-            do  // due_after_step(j) said the first is due
+            counters.accepted += end - i;
+            i = end;
+            const T reached = s.t0 + T(i) * s.dt;
+            do  // `due` is this output's
                 recorder.record(f, reached, y, counters);
-            while (output_due(reached));
+            while (recorder.next_step() == i);
         }
     }
     if (n == 0) return status::success;
@@ -227,8 +208,9 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
     // Two steps per iteration on the device (above): 10% faster for RK4 on Lorenz at
     // N >= 2^20 (bench/RESULTS.md), at some cost for batches too small to fill the device.
     for (; i + 1 < n; ++i)
-        if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt, s.t0 + T(i + 1) * s.dt)) return failed();
-    if (!fixed_step_from(s.t0 + T(n - 1) * s.dt, s.last_dt, s.t_end)) return failed();
+        if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt, s.t0 + T(i + 1) * s.dt, i + 1))
+            return failed();
+    if (!fixed_step_from(s.t0 + T(n - 1) * s.dt, s.last_dt, s.t_end, n)) return failed();
     return status::success;
 }
 

@@ -37,8 +37,16 @@ CUBIE_HD status integrate_from_t0(const integration_settings<Algorithm, Controll
                                   const right_hand_side<System>& f, state_t<System>& y,
                                   step_counters& counters, Recorder& recorder, Monitor& monitor,
                                   bool finite_input) {
-    if constexpr (Recorder::records)
-        while (recorder.next_time() <= s.t0) recorder.record(f, s.t0, y, counters);
+    if constexpr (Recorder::records) {
+        static_assert(Recorder::schedule == (Controller::adaptive ? output_schedule::by_time
+                                                                  : output_schedule::by_step),
+                      "an adaptive controller needs a recorder scheduled by time, a fixed step "
+                      "one scheduled by step (outputs/output_recorder.hpp)");
+        if constexpr (Controller::adaptive)
+            while (recorder.next_time() <= s.t0) recorder.record(f, s.t0, y, counters);
+        else
+            while (recorder.next_step() == 0) recorder.record(f, s.t0, y, counters);
+    }
     if constexpr (Monitor::watches) monitor.start(f, s.t0, y);
     if constexpr (Controller::adaptive)
         return adaptive_loop<Algorithm, Controller, System, Recorder, Monitor>(s, f, y, counters,
@@ -53,10 +61,12 @@ CUBIE_HD status integrate_from_t0(const integration_settings<Algorithm, Controll
 /// Integrates y from settings.t0 to settings.t_end. On return y holds the state at t_end,
 /// or the last finite state reached when the status is not success.
 ///
-/// The recorder (outputs/output_recorder.hpp) names the next time it needs the state at,
-/// next_time(), and takes it, record(f, t, y, counters); one whose `records` is false costs
-/// nothing. Fixed steps reach those times within half a step (they are whole numbers of
-/// steps). Adaptive methods with a continuous extension interpolate inside their steps,
+/// The recorder (outputs/output_recorder.hpp) names when it next needs the state and takes
+/// it, record(f, t, y, counters); one whose `records` is false costs nothing. With fixed
+/// steps it is scheduled by step (output_schedule::by_step): output times are whole
+/// numbers of steps, and it names the number of steps after which the next is due,
+/// next_step(). With adaptive steps it is scheduled by time and names the next time,
+/// next_time(). Adaptive methods with a continuous extension interpolate inside their steps,
 /// so outputs never shorten a step; other adaptive methods shorten the step that would
 /// pass an output time so that it lands on it. Output times after a failure are never
 /// recorded.

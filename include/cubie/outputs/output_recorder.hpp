@@ -5,15 +5,19 @@
 // which variable goes to which row, the output arrays); built by the solver on the host,
 // bound to host or device arrays by the backend.
 //
-// output_recorder: one trajectory's side of it. The integration loop asks for the next
-// time an output is due, next_time(), and hands over the state there, record(f, t, y,
-// counters); f is the trajectory's right-hand side (for observables). A recorder whose
+// output_recorder: one trajectory's side of it. The integration loop asks when the next
+// output is due and hands over the state there, record(f, t, y, counters); f is the
+// trajectory's right-hand side (for observables). How it asks is the recorder's schedule:
+// by time for adaptive steps (next_time(), next_since_t0()), by the number of steps taken
+// for fixed steps (next_step()), whose output times are whole numbers of steps: counts
+// known before the solve, compared without any float arithmetic. A recorder whose
 // `records` is false is never asked and compiles to nothing.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -68,6 +72,12 @@ struct output_targets
     vector<int, System::n_observables> observable_row{};
     int rows_per_save = 0;
     batch_view<T> saved{};
+    /// The same rows as offsets in `saved` (row times its stride; -1 where not saved), and
+    /// the offset from one save to the next, set by bind(): a save adds them to its first
+    /// row's address rather than multiplying a row by the stride for every value.
+    vector<std::ptrdiff_t, System::n_states> state_offset{};
+    vector<std::ptrdiff_t, System::n_observables> observable_offset{};
+    std::size_t save_offset = 0;
     batch_view<std::uint32_t> saved_counters{};
 
     time_grid<T> samples{};  ///< summary samples: k = 0 (t0, history only) .. K
@@ -78,8 +88,16 @@ struct output_targets
     /// n_trajectories from the pointers on, rows `stride` apart (see batch_view).
     void bind(const output_arrays<T>& a, std::size_t n_trajectories, std::size_t stride) {
         const int n_saves = static_cast<int>(saves.count());
-        if constexpr (layout::saves_states || layout::saves_observables)
+        if constexpr (layout::saves_states || layout::saves_observables) {
             saved = {a.saved, n_saves * rows_per_save, n_trajectories, stride};
+            const auto offset_of = [&](int row) {
+                return row < 0 ? std::ptrdiff_t{-1} : static_cast<std::ptrdiff_t>(row * stride);
+            };
+            for (int v = 0; v < System::n_states; ++v) state_offset[v] = offset_of(state_row[v]);
+            for (int v = 0; v < System::n_observables; ++v)
+                observable_offset[v] = offset_of(observable_row[v]);
+            save_offset = static_cast<std::size_t>(rows_per_save) * stride;
+        }
         if constexpr (layout::saves_counters)
             saved_counters = {a.saved_counters, n_saves * n_saved_counters, n_trajectories, stride};
         if constexpr (layout::summarises)
@@ -91,51 +109,103 @@ struct output_targets
     }
 };
 
-template <ode_system System, class... Outputs>
+/// How a loop learns when outputs are due: by time (adaptive steps), or by the number of
+/// fixed steps taken.
+enum class output_schedule { by_time, by_step };
+
+namespace detail {
+/// When the next output is due, as a schedule tells it: the time and the time since t0,
+/// or the count of steps (time_grid::step_or_never) and the solve's number of fixed steps.
+template <output_schedule Schedule, class T>
+struct next_due {
+    T time;
+    T since_t0;
+};
+template <class T>
+struct next_due<output_schedule::by_step, T> {
+    std::uint64_t step;
+    std::uint32_t n_steps;
+};
+}  // namespace detail
+
+template <output_schedule Schedule, ode_system System, class... Outputs>
 class output_recorder {
     using layout = output_layout<System, Outputs...>;
     using T = typename System::value_type;
     using windows_type = cuda::std::conditional_t<layout::summarises, typename layout::windows_type,
                                                   detail::nothing_summarised>;
+    static constexpr bool by_step = Schedule == output_schedule::by_step;
 
 public:
     static constexpr bool records = layout::records;
+    static constexpr output_schedule schedule = Schedule;
 
+    /// By time: for adaptive steps.
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
-                             std::size_t trajectory)
-        : targets_(targets),
-          trajectory_(trajectory),
-          next_time_(time_due()),
-          next_since_t0_(since_t0_due()) {}
+                             std::size_t trajectory) requires(!by_step)
+        : targets_(targets), trajectory_(trajectory), next_{time_due(), since_t0_due()} {
+        bind_windows();
+    }
+    /// By step: for a solve of n_steps fixed steps (integration_settings::fixed_steps),
+    /// the grids' every_steps set (output_plan.hpp).
+    CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
+                             std::size_t trajectory, std::uint32_t n_steps) requires(by_step)
+        : targets_(targets), trajectory_(trajectory), next_{0, n_steps} {
+        next_.step = step_due();
+        bind_windows();
+    }
 
     /// The next time an output is due; +infinity when none is. Kept rather than computed
     /// from the grids: the loop asks after every step.
-    CUBIE_HD T next_time() const { return next_time_; }
+    CUBIE_HD T next_time() const requires(!by_step) { return next_.time; }
     /// The same time since t0, not rounded through t0 (time_grid::since_t0_or_never).
-    CUBIE_HD T next_since_t0() const { return next_since_t0_; }
+    CUBIE_HD T next_since_t0() const requires(!by_step) { return next_.since_t0; }
+    /// The number of fixed steps taken when the next output is due (0: at t0), or
+    /// time_grid<T>::never() when none is.
+    CUBIE_HD std::uint64_t next_step() const requires(by_step) { return next_.step; }
 
-    /// Takes the outputs due at next_time(); y is the state there (t is its time, equal to
-    /// next_time() up to the rounding of fixed steps).
+    /// Takes the outputs due next; y is the state there and t its time (by step, t0 + i dt
+    /// after i fixed steps, which the output time equals up to rounding).
     CUBIE_HD void record(const right_hand_side<System>& f, T t, const state_t<System>& y,
                          const step_counters& counters) {
         // With one grid, the output due is that grid's.
         if constexpr (layout::saves) {
-            if (!layout::summarises || targets_.saves.time_or_never(next_save_) == next_time_) {
+            if (!layout::summarises || due_now(targets_.saves, next_save_)) {
                 save(f, t, y, counters);
                 ++next_save_;
             }
         }
         if constexpr (layout::summarises) {
-            if (!layout::saves || targets_.samples.time_or_never(next_sample_) == next_time_) {
+            if (!layout::saves || due_now(targets_.samples, next_sample_)) {
                 sample(f, t, y);
                 ++next_sample_;
             }
         }
-        next_time_ = time_due();
-        next_since_t0_ = since_t0_due();
+        if constexpr (by_step) {
+            next_.step = step_due();
+        } else {
+            next_.time = time_due();
+            next_.since_t0 = since_t0_due();
+        }
     }
 
 private:
+    /// The windows take the targets' settings before any sample: bound outside the loop,
+    /// they are read from the kernel's parameters rather than held in registers.
+    CUBIE_HD void bind_windows() {
+        if constexpr (layout::summarises)
+            windows_.bind(targets_.samples.t0, targets_.samples.every, targets_.samples_per_window,
+                          targets_.n_windows, targets_.summaries, trajectory_);
+    }
+
+    /// True when point `index` of `grid` is the output due next.
+    CUBIE_HD bool due_now(const time_grid<T>& grid, std::uint32_t index) const {
+        if constexpr (by_step)
+            return grid.step_or_never(index, next_.n_steps) == next_.step;
+        else
+            return grid.time_or_never(index) == next_.time;
+    }
+
     /// The earliest next point of the grids, as `at` gives it: time_grid::time_or_never, or
     /// time_grid::since_t0_or_never.
     template <T (time_grid<T>::*at)(std::uint32_t) const>
@@ -148,23 +218,37 @@ private:
     }
     CUBIE_HD T time_due() const { return earliest_due<&time_grid<T>::time_or_never>(); }
     CUBIE_HD T since_t0_due() const { return earliest_due<&time_grid<T>::since_t0_or_never>(); }
+    CUBIE_HD std::uint64_t step_due() const {
+        std::uint64_t next = time_grid<T>::never();
+        if constexpr (layout::saves) next = targets_.saves.step_or_never(next_save_, next_.n_steps);
+        if constexpr (layout::summarises) {
+            const std::uint64_t sample =
+                targets_.samples.step_or_never(next_sample_, next_.n_steps);
+            next = sample < next ? sample : next;
+        }
+        return next;
+    }
 
     CUBIE_HD void save(const right_hand_side<System>& f, T t, const state_t<System>& y,
                        const step_counters& counters) {
-        const int base = static_cast<int>(next_save_) * targets_.rows_per_save;
-        if constexpr (layout::saves_states) {
-            CUBIE_UNROLL
-            for (int v = 0; v < System::n_states; ++v)
-                if (targets_.state_row[v] >= 0)
-                    targets_.saved(base + targets_.state_row[v], trajectory_) = y[v];
-        }
-        if constexpr (layout::saves_observables) {
-            observables_t<System> o{};
-            f.observables(t, y, o);
-            CUBIE_UNROLL
-            for (int v = 0; v < System::n_observables; ++v)
-                if (targets_.observable_row[v] >= 0)
-                    targets_.saved(base + targets_.observable_row[v], trajectory_) = o[v];
+        if constexpr (layout::saves_states || layout::saves_observables) {
+            assert((static_cast<int>(next_save_) + 1) * targets_.rows_per_save <=
+                   targets_.saved.rows());
+            T* const first_row = targets_.saved.column(trajectory_) +
+                                 static_cast<std::size_t>(next_save_) * targets_.save_offset;
+            if constexpr (layout::saves_states) {
+                CUBIE_UNROLL
+                for (int v = 0; v < System::n_states; ++v)
+                    if (targets_.state_offset[v] >= 0) first_row[targets_.state_offset[v]] = y[v];
+            }
+            if constexpr (layout::saves_observables) {
+                observables_t<System> o{};
+                f.observables(t, y, o);
+                CUBIE_UNROLL
+                for (int v = 0; v < System::n_observables; ++v)
+                    if (targets_.observable_offset[v] >= 0)
+                        first_row[targets_.observable_offset[v]] = o[v];
+            }
         }
         if constexpr (layout::saves_counters) {
             const int row = static_cast<int>(next_save_) * n_saved_counters;
@@ -186,9 +270,7 @@ private:
             for (int v = 0; v < System::n_observables; ++v) x[System::n_states + v] = o[v];
         }
         if (next_sample_ == 0)
-            windows_.start(x, targets_.samples.t0, targets_.samples.every,
-                           targets_.samples_per_window, targets_.n_windows, targets_.summaries,
-                           trajectory_);
+            windows_.first(x);
         else
             windows_.add(x);
     }
@@ -197,8 +279,7 @@ private:
     std::size_t trajectory_;
     std::uint32_t next_save_ = 0;
     std::uint32_t next_sample_ = 0;
-    T next_time_;
-    T next_since_t0_;
+    detail::next_due<Schedule, T> next_;
     step_counters at_last_save_{};
     [[no_unique_address]] windows_type windows_{};
 };
@@ -211,6 +292,9 @@ struct no_recorder {
         return cuda::std::numeric_limits<typename System::value_type>::infinity();
     }
     CUBIE_HD typename System::value_type next_since_t0() const { return next_time(); }
+    CUBIE_HD std::uint64_t next_step() const {
+        return time_grid<typename System::value_type>::never();
+    }
     CUBIE_HD void record(const right_hand_side<System>&, typename System::value_type,
                          const state_t<System>&, const step_counters&) {}
 };

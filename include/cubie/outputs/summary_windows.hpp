@@ -169,10 +169,9 @@ struct summary_windows {
         return names;
     }
 
-    /// Begins a run at sample 0 (x0 at t0). out has n_windows * rows rows.
-    CUBIE_HD void start(const vector<T, NVariables>& x0, T t0, T interval,
-                        std::uint32_t samples_per_window, std::uint32_t n_windows,
-                        batch_view<T> out, std::size_t trajectory) {
+    /// Prepares a run of samples t0 + k interval. out has n_windows * rows rows.
+    CUBIE_HD void bind(T t0, T interval, std::uint32_t samples_per_window, std::uint32_t n_windows,
+                       batch_view<T> out, std::size_t trajectory) {
         assert(samples_per_window >= 1);
         t0_ = t0;
         interval_ = interval;
@@ -183,8 +182,20 @@ struct summary_windows {
         k_ = 0;
         window_ = 0;
         filled_ = 0;
-        if constexpr (needs_neighbours) history_.last = x0;
         reset_accumulators();
+    }
+
+    /// Sample 0 (x0 at t0), after bind().
+    CUBIE_HD void first(const vector<T, NVariables>& x0) {
+        if constexpr (needs_neighbours) history_.last = x0;
+    }
+
+    /// bind() and first() together.
+    CUBIE_HD void start(const vector<T, NVariables>& x0, T t0, T interval,
+                        std::uint32_t samples_per_window, std::uint32_t n_windows,
+                        batch_view<T> out, std::size_t trajectory) {
+        bind(t0, interval, samples_per_window, n_windows, out, trajectory);
+        first(x0);
     }
 
     /// The next sample, k = 1 .. K.

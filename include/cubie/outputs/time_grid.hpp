@@ -3,6 +3,10 @@
 // request; and the same times since t0. Times are computed from k, never accumulated, so float
 // rounding can neither drop nor duplicate a point. Saved series and summary samples each have one
 // grid, the same for every trajectory.
+//
+// With fixed steps every is a whole number of steps (checked on the host), so each point is
+// also a count of steps taken, known before the solve: the fixed-step loop compares counts,
+// never times (step_or_never).
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -26,6 +30,9 @@ struct time_grid {
     std::uint32_t first_k = 1;  ///< 0 when t0 itself is a point
     std::uint32_t last_k = 0;   ///< largest k with t0 + k every <= t_end
     bool final_point = false;   ///< t_end after the regular points
+    /// Fixed-step solves only: every as a whole number of steps (at most 2^32 - 1: any
+    /// more and only k = 0 is a regular point).
+    std::uint32_t every_steps = 0;
 
     CUBIE_HD std::uint32_t count() const {
         return (last_k + 1 - first_k) + (final_point ? 1u : 0u);
@@ -51,6 +58,19 @@ struct time_grid {
         if (k <= last_k) return cuda::std::fmin(T(k) * every, span);
         return final_point && k == last_k + 1 ? span : cuda::std::numeric_limits<T>::infinity();
     }
+    /// Fixed steps: the number of steps of n_steps (the last may be shorter) taken when point
+    /// `index` is due, or never() past the last point. k every_steps, or n_steps where that
+    /// passes it (time() clamps such a point to t_end); n_steps for t_end. 64 bits: n_steps
+    /// may be 2^32 - 1, and never() must differ from every count.
+    CUBIE_HD std::uint64_t step_or_never(std::uint32_t index, std::uint32_t n_steps) const {
+        const std::uint32_t k = first_k + index;
+        if (k <= last_k) {
+            const std::uint64_t step = std::uint64_t{k} * every_steps;
+            return step < n_steps ? step : n_steps;
+        }
+        return final_point && k == last_k + 1 ? n_steps : never();
+    }
+    CUBIE_HD static constexpr std::uint64_t never() { return ~std::uint64_t{0}; }
 };
 
 /// The largest whole k with k * every <= duration, forgiving the rounding of the ratio
