@@ -175,7 +175,7 @@ struct chunk_slot {
     staged_rows<std::uint32_t> event_counts;
     staged_rows<T> event_times, event_states;
     /// Balanced scheduling's work counter: the trajectories of the chunk claimed so far.
-    device_buffer<unsigned long long> claimed;
+    device_buffer<unsigned> claimed;
     cuda_event kernel_stop;
     std::size_t first = 0;  ///< the chunk's first trajectory in the batch
     std::size_t count = 0;

@@ -9,6 +9,7 @@
 #error "cubie/backends/cuda.hpp holds kernels: compile this translation unit with nvcc"
 #endif
 
+#include <cooperative_groups.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -47,67 +48,26 @@ __global__ void trajectory_kernel(Task task) {
 }
 
 namespace detail {
-/// The lanes of the calling thread's warp below it.
-__device__ inline unsigned lanes_below() {
-    return (1u << (threadIdx.x % 32u)) - 1u;
+/// The next trajectory of a chunk for the calling thread, from the chunk's work counter
+/// `claimed` (0 at launch): the lanes of a warp that ask together take consecutive ones,
+/// in lane order, with one atomic.
+__device__ inline unsigned claim_trajectory(unsigned* claimed) {
+    const cooperative_groups::coalesced_group asking = cooperative_groups::coalesced_threads();
+    unsigned first = 0;
+    if (asking.thread_rank() == 0) first = atomicAdd(claimed, asking.size());
+    return asking.shfl(first, 0) + asking.thread_rank();
 }
-
-/// A warp's runs of consecutive trajectories, claimed from a chunk's work counter (0 at
-/// launch) one atomic per run and dealt to the warp's idle lanes in lane order. Every lane
-/// of the warp asks once a pass (the same values in every lane).
-class warp_runs {
-public:
-    static constexpr unsigned run_length = 32;  // no fewer than a warp's lanes
-
-    __device__ warp_runs(unsigned long long* claimed, std::size_t n)
-        : claimed_(claimed), n_(n), warp_(__activemask()) {}
-
-    /// Whether the warp is done (no trajectory left, none in progress), else the trajectory
-    /// an idle lane takes (n or more: none).
-    template <class Claim>
-    __device__ Claim next(bool idle_lane) {
-        const unsigned idle = __ballot_sync(warp_, idle_lane);
-        if (idle == 0) return {false, n_};
-        if (next_ >= n_) return {idle == warp_, n_};
-        const unsigned wanted = __popc(idle);
-        const std::size_t left = end_ - next_;  // of the current run
-        std::size_t fresh = 0;                  // a new run's first trajectory
-        if (left < wanted) {
-            const int leader = __ffs(idle) - 1;
-            unsigned long long first = 0;
-            if (threadIdx.x % 32u == static_cast<unsigned>(leader))
-                first = atomicAdd(claimed_, run_length);
-            fresh = __shfl_sync(warp_, first, leader);
-        }
-        const std::size_t rank = __popc(idle & lanes_below());
-        const std::size_t taken = rank < left ? next_ + rank : fresh + (rank - left);
-        if (left < wanted) {
-            next_ = fresh + (wanted - left);
-            end_ = fresh + run_length;
-        } else {
-            next_ += wanted;
-        }
-        return {false, idle_lane ? taken : n_};
-    }
-
-private:
-    unsigned long long* claimed_;
-    std::size_t n_;
-    unsigned warp_;
-    std::size_t next_ = 0, end_ = 0;  // the warp's current run
-};
 }  // namespace detail
 
 /// Balanced scheduling (batch/scheduling.hpp) of adaptive trajectories: a persistent grid
-/// whose warps claim runs of 32 consecutive trajectories from the chunk's work counter
-/// `claimed` (0 at launch). Each pass, the lanes whose trajectory has ended (or never
-/// started) take the next ones of their warp's run, in lane order, then every lane with a
-/// trajectory attempts its next step: a lane waits for its neighbours one step at most,
-/// not a whole trajectory.
+/// whose threads claim trajectories from the chunk's work counter `claimed` (0 at launch)
+/// one at a time, where their last one ended, between two steps of their warp's other
+/// lanes: a lane waits for its neighbours one step at most, not a whole trajectory. The
+/// counter passes the chunk's size by one claim per thread at most (within 32 bits: the
+/// backend's chunks of balanced solves hold fewer than 2^31 trajectories).
 template <class Task>
-__global__ void balanced_kernel(Task task, unsigned long long* claimed) {
-    detail::warp_runs runs(claimed, task.n_trajectories);
-    task.run_passes([&](bool idle) { return runs.template next<typename Task::claim>(idle); });
+__global__ void balanced_kernel(Task task, unsigned* claimed) {
+    task.run_passes([claimed] { return detail::claim_trajectory(claimed); });
 }
 
 /// True when the CUDA runtime sees at least one device.
@@ -398,9 +358,11 @@ private:
         }
 
         const std::size_t n = inputs.n_trajectories;
-        chunk = std::min(chunk, part.count);
         const cubie::scheduling schedule =
             resolve_scheduling<Controller>(scheduling, automatic_adaptive);
+        // A balanced chunk's work counter, 32 bits, passes its size by a claim per thread.
+        if (schedule == cubie::scheduling::balanced) chunk = std::min(chunk, std::size_t{1} << 31);
+        chunk = std::min(chunk, part.count);
         const int threads = with_kernel<Task>(
             schedule, [&](auto kernel) { return threads_for(kernel, chunk, properties); });
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
@@ -504,8 +466,7 @@ private:
             task.bind(arrays, input_stride, output_stride);
             // Balanced scheduling's work counter starts at 0, outside the kernel's interval.
             if (schedule == cubie::scheduling::balanced)
-                CUBIE_CUDA_CHECK(
-                    cudaMemsetAsync(slot.claimed.data(), 0, sizeof(unsigned long long), stream));
+                CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.claimed.data(), 0, sizeof(unsigned), stream));
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
             with_kernel<Task>(schedule, [&](auto kernel) {
@@ -554,12 +515,12 @@ private:
     /// chunk's work counter.
     template <class Task>
     static void launch(void (*kernel)(Task), unsigned blocks, int threads, cudaStream_t stream,
-                       const Task& task, unsigned long long*) {
+                       const Task& task, unsigned*) {
         kernel<<<blocks, threads, 0, stream>>>(task);
     }
     template <class Task>
-    static void launch(void (*kernel)(Task, unsigned long long*), unsigned blocks, int threads,
-                       cudaStream_t stream, const Task& task, unsigned long long* claimed) {
+    static void launch(void (*kernel)(Task, unsigned*), unsigned blocks, int threads,
+                       cudaStream_t stream, const Task& task, unsigned* claimed) {
         kernel<<<blocks, threads, 0, stream>>>(task, claimed);
     }
 

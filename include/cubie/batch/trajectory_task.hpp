@@ -127,23 +127,16 @@ struct trajectory_task {
         store(i, y, counters, result);
     }
 
-    /// What a thread under balanced scheduling is told once a pass: stop, or else the
-    /// trajectory to take where it asked for one (none where the index is n or more).
-    struct claim {
-        bool stop;
-        std::size_t trajectory;
-    };
-
-    /// A thread's share of the batch under balanced scheduling (adaptive controllers): its
-    /// trajectories, one at a time, a pass of the adaptive loop (an attempted step) at a
-    /// time. Once a pass, `next(idle)` is asked by the thread, idle when it has no trajectory
-    /// in progress, which trajectory to take next (a claim); a trajectory that ends is
-    /// stored at once, so that the thread takes up the next one between two steps of the
-    /// others. The start (the inputs' check, the outputs due at t0, the events' sides at t0)
-    /// and the passes are integrate()'s, so every trajectory's results, its event records
-    /// included, are the same bit for bit.
-    template <class Next>
-    CUBIE_HD void run_passes(Next&& next) const {
+    /// A thread's share of the batch under balanced scheduling (adaptive controllers):
+    /// trajectories one after the other, each the index `claim()` gives (n_trajectories or
+    /// more: none left), asked only when the thread has none in progress. The loop is flat,
+    /// an attempted step of the adaptive loop a pass: a GPU lane whose trajectory ended takes
+    /// up the next in the pass its neighbours step in, rather than wait at the end of a
+    /// loop of its own for the warp's slowest. The start (the inputs' check, the outputs due
+    /// at t0, the events' sides at t0) and the passes are integrate()'s, so every
+    /// trajectory's results, its event records included, are the same bit for bit.
+    template <class Claim>
+    CUBIE_HD void run_passes(Claim&& claim) const {
         using recorder_type =
             cuda::std::conditional_t<layout::records, by_time_recorder, no_recorder<System>>;
         using monitor_type =
@@ -164,33 +157,33 @@ struct trajectory_task {
         event_records_type events = make_event_records(event_targets, 0);
         monitor_type monitor = make_monitor(events, p);
         loop_type loop(settings, f, y, counters, recorder, monitor);
-        std::size_t i = 0;
-        status result = status::success;
+        decltype(claim()) i = 0;  // the claim's type: 32 bits within a GPU chunk
         bool working = false;
         for (;;) {
-            const claim c = next(!working);
-            if (c.stop) break;
-            if (!working && c.trajectory < n_trajectories) {
-                i = c.trajectory;
+            if (!working) {
+                const auto next = claim();
+                if (next >= n_trajectories) return;
+                i = next;
                 load(i, y, p);
                 counters = {};
                 remake(recorder, make_recorder(i));
                 remake(events, make_event_records(event_targets, i));
-                if (detail::all_finite(y) && detail::all_finite(p)) {
-                    if constexpr (layout::records)
-                        while (recorder.next_time() <= settings.t0)
-                            recorder.record(f, settings.t0, y, counters);
-                    if constexpr (layout::watches) {
-                        remake(monitor, events, p);
-                        monitor.start(f, settings.t0, y);
-                    }
-                    remake(loop, settings, f, y, counters, recorder, monitor);
-                    working = true;
-                } else {
+                if (!detail::all_finite(y) || !detail::all_finite(p)) {
                     finish(i, y, counters, events, status::nonfinite_input);
+                    continue;
                 }
+                if constexpr (layout::records)
+                    while (recorder.next_time() <= settings.t0)
+                        recorder.record(f, settings.t0, y, counters);
+                if constexpr (layout::watches) {
+                    remake(monitor, events, p);
+                    monitor.start(f, settings.t0, y);
+                }
+                remake(loop, settings, f, y, counters, recorder, monitor);
+                working = true;
             }
-            if (working && !loop.advance(result)) {
+            status result = status::success;
+            if (!loop.advance(result)) {
                 finish(i, y, counters, events, result);
                 working = false;
             }
