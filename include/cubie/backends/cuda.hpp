@@ -57,17 +57,26 @@ __device__ inline unsigned claim_trajectory(unsigned* claimed) {
     if (asking.thread_rank() == 0) first = atomicAdd(claimed, asking.size());
     return asking.shfl(first, 0) + asking.thread_rank();
 }
+
+/// Whether the calling lane stays in its trajectory's adaptive loop after a step: while
+/// fewer than a quarter of its warp's lanes wait for a new trajectory (those whose
+/// trajectory ended leave the loop and wait where it ends). The check is the static loop's
+/// only extra work per step; waiting lanes rejoin a quarter of a warp at a time.
+__device__ inline bool few_lanes_idle() {
+    return __popc(__activemask()) > 24;
+}
 }  // namespace detail
 
 /// Balanced scheduling (batch/scheduling.hpp) of adaptive trajectories: a persistent grid
 /// whose threads claim trajectories from the chunk's work counter `claimed` (0 at launch)
-/// one at a time, where their last one ended, between two steps of their warp's other
-/// lanes: a lane waits for its neighbours one step at most, not a whole trajectory. The
-/// counter passes the chunk's size by one claim per thread at most (within 32 bits: the
-/// backend's chunks of balanced solves hold fewer than 2^31 trajectories).
+/// one at a time, where their last one ended: a lane waits for its neighbours until a
+/// quarter of its warp does, not for the warp's slowest trajectory. The counter passes the
+/// chunk's size by one claim per thread at most (within 32 bits: the backend's chunks of
+/// balanced solves hold fewer than 2^31 trajectories).
 template <class Task>
 __global__ void balanced_kernel(Task task, unsigned* claimed) {
-    task.run_passes([claimed] { return detail::claim_trajectory(claimed); });
+    task.run_passes([claimed] { return detail::claim_trajectory(claimed); },
+                    [] { return detail::few_lanes_idle(); });
 }
 
 /// True when the CUDA runtime sees at least one device.
@@ -87,11 +96,11 @@ struct cuda {
     /// How threads take trajectories (batch/scheduling.hpp); fixed steps always go one
     /// trajectory per thread.
     cubie::scheduling scheduling = cubie::scheduling::automatic;
-    /// What automatic gives adaptive controllers: one trajectory per thread, for now.
-    /// Balanced scheduling was measured 7 to 15% slower than it where the trajectories take
-    /// about the same steps (the protocol's Lorenz sweep at 1e-5) and 1.2 times as fast where
-    /// they diverge strongly (bench/RESULTS.md, 2026-11-25): ask for it there.
-    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::static_mapping;
+    /// What automatic gives adaptive controllers: balanced. Its lanes step in the adaptive
+    /// loop's own loop (one check of the warp's active lanes a step more), so it should cost
+    /// next to nothing where the trajectories take the same steps; bench/RESULTS.md has the
+    /// measurements (divergent_bench's uniform and sorted cases, lorenz_bench).
+    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::balanced;
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
 
