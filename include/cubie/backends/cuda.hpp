@@ -48,14 +48,24 @@ __global__ void trajectory_kernel(Task task) {
 }
 
 namespace detail {
-/// The next trajectory of a chunk for the calling thread, from the chunk's work counter
-/// `claimed` (0 at launch): the lanes of a warp that ask together take consecutive ones,
-/// in lane order, with one atomic.
-__device__ inline unsigned claim_trajectory(unsigned* claimed) {
-    const cooperative_groups::coalesced_group asking = cooperative_groups::coalesced_threads();
-    unsigned first = 0;
-    if (asking.thread_rank() == 0) first = atomicAdd(claimed, asking.size());
-    return asking.shfl(first, 0) + asking.thread_rank();
+/// The calling thread's next trajectory of a balanced chunk of n (n where none is left),
+/// dealt from balanced_work_stripes contiguous stripes, each with its own work counter of
+/// `counters` (0 at launch): a block takes from stripe blockIdx.x modulo their number, then
+/// from the next ones as they run out (`moved_on`: how many, the thread's, 0 at first).
+/// The lanes of a warp that ask together take consecutive trajectories, in lane order,
+/// with one atomic. With a single counter every warp of the device would ask one address,
+/// and warps whose trajectories take the same steps all at once.
+__device__ inline unsigned claim_striped(unsigned* counters, unsigned n, unsigned& moved_on) {
+    const unsigned size = (n + balanced_work_stripes - 1) / balanced_work_stripes;
+    for (; moved_on < balanced_work_stripes; ++moved_on) {
+        const unsigned stripe = (blockIdx.x + moved_on) % balanced_work_stripes;
+        const cooperative_groups::coalesced_group asking = cooperative_groups::coalesced_threads();
+        unsigned first = 0;
+        if (asking.thread_rank() == 0) first = atomicAdd(counters + stripe, asking.size());
+        const unsigned taken = stripe * size + asking.shfl(first, 0) + asking.thread_rank();
+        if (taken < min(n, (stripe + 1) * size)) return taken;
+    }
+    return n;
 }
 
 /// Whether the calling lane stays in its trajectory's adaptive loop after a step: while
@@ -68,15 +78,21 @@ __device__ inline bool few_lanes_idle() {
 }  // namespace detail
 
 /// Balanced scheduling (batch/scheduling.hpp) of adaptive trajectories: a persistent grid
-/// whose threads claim trajectories from the chunk's work counter `claimed` (0 at launch)
-/// one at a time, where their last one ended: a lane waits for its neighbours until a
-/// quarter of its warp does, not for the warp's slowest trajectory. The counter passes the
-/// chunk's size by one claim per thread at most (within 32 bits: the backend's chunks of
-/// balanced solves hold fewer than 2^31 trajectories).
+/// whose threads claim trajectories from the chunk's work counters `claimed`
+/// (balanced_work_stripes of them, 0 at launch) one at a time, where their last one
+/// ended: a lane waits for its neighbours until a quarter of its warp does, not for the
+/// warp's slowest trajectory. A counter passes its stripe's end by a claim per thread at
+/// most (within 32 bits: the backend's chunks of balanced solves hold fewer than 2^31
+/// trajectories).
 template <class Task>
 __global__ void balanced_kernel(Task task, unsigned* claimed) {
-    task.run_passes([claimed] { return detail::claim_trajectory(claimed); },
-                    [] { return detail::few_lanes_idle(); });
+    unsigned moved_on = 0;
+    task.run_passes(
+        [&] {
+            return detail::claim_striped(claimed, static_cast<unsigned>(task.n_trajectories),
+                                         moved_on);
+        },
+        [] { return detail::few_lanes_idle(); });
 }
 
 /// True when the CUDA runtime sees at least one device.
@@ -475,7 +491,8 @@ private:
             task.bind(arrays, input_stride, output_stride);
             // Balanced scheduling's work counter starts at 0, outside the kernel's interval.
             if (schedule == cubie::scheduling::balanced)
-                CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.claimed.data(), 0, sizeof(unsigned), stream));
+                CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.claimed.data(), 0,
+                                                 slot.claimed.size() * sizeof(unsigned), stream));
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
             with_kernel<Task>(schedule, [&](auto kernel) {
