@@ -148,10 +148,6 @@ struct slot_staging {
     bool operator==(const slot_staging&) const = default;
 };
 
-/// The work counters of a balanced chunk: one per contiguous stripe of its trajectories
-/// (backends/cuda.hpp, striped_claims).
-inline constexpr unsigned balanced_work_stripes = 16;
-
 /// A chunk in flight: its stream, arrays, the event after its kernel and its place in the
 /// batch.
 template <class T>
@@ -159,7 +155,7 @@ struct chunk_slot {
     chunk_slot(std::size_t capacity, const slot_rows& rows, const slot_staging& staging)
         : initial_states(rows.initial_states, capacity, staging.initial_states),
           parameters(rows.parameters, capacity, staging.parameters),
-          claimed(balanced_work_stripes) {
+          claimed(1) {
         for_each_result_field(
             [&]<class U>(const result_field& f, staged_rows<U>& a) {
                 a = staged_rows<U>(rows.outputs.*f.rows, capacity, staging.outputs);
@@ -178,8 +174,7 @@ struct chunk_slot {
     staged_rows<T> summaries;
     staged_rows<std::uint32_t> event_counts;
     staged_rows<T> event_times, event_states;
-    /// Balanced scheduling's work counters: the trajectories of each stripe of the chunk
-    /// claimed so far (backends/cuda.hpp, striped_claims).
+    /// Balanced scheduling's work counter: the trajectories of the chunk claimed so far.
     device_buffer<unsigned> claimed;
     cuda_event kernel_stop;
     std::size_t first = 0;  ///< the chunk's first trajectory in the batch

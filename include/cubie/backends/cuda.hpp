@@ -48,51 +48,26 @@ __global__ void trajectory_kernel(Task task) {
 }
 
 namespace detail {
-/// The calling thread's next trajectory of a balanced chunk of n (n where none is left),
-/// dealt from balanced_work_stripes contiguous stripes, each with its own work counter of
-/// `counters` (0 at launch): a block takes from stripe blockIdx.x modulo their number, then
-/// from the next ones as they run out (`moved_on`: how many, the thread's, 0 at first).
-/// The lanes of a warp that ask together take consecutive trajectories, in lane order,
-/// with one atomic. With a single counter every warp of the device would ask one address,
-/// and warps whose trajectories take the same steps all at once.
-__device__ inline unsigned claim_striped(unsigned* counters, unsigned n, unsigned& moved_on) {
-    const unsigned size = (n + balanced_work_stripes - 1) / balanced_work_stripes;
-    for (; moved_on < balanced_work_stripes; ++moved_on) {
-        const unsigned stripe = (blockIdx.x + moved_on) % balanced_work_stripes;
-        const cooperative_groups::coalesced_group asking = cooperative_groups::coalesced_threads();
-        unsigned first = 0;
-        if (asking.thread_rank() == 0) first = atomicAdd(counters + stripe, asking.size());
-        const unsigned taken = stripe * size + asking.shfl(first, 0) + asking.thread_rank();
-        if (taken < min(n, (stripe + 1) * size)) return taken;
-    }
-    return n;
-}
-
-/// Whether the calling lane stays in its trajectory's adaptive loop after a step: while
-/// fewer than a quarter of its warp's lanes wait for a new trajectory (those whose
-/// trajectory ended leave the loop and wait where it ends). The check is the static loop's
-/// only extra work per step; waiting lanes rejoin a quarter of a warp at a time.
-__device__ inline bool few_lanes_idle() {
-    return __popc(__activemask()) > 24;
+/// The next trajectory of a chunk for the calling thread, from the chunk's work counter
+/// `claimed` (0 at launch): the lanes of a warp that ask together take consecutive ones,
+/// in lane order, with one atomic.
+__device__ inline unsigned claim_trajectory(unsigned* claimed) {
+    const cooperative_groups::coalesced_group asking = cooperative_groups::coalesced_threads();
+    unsigned first = 0;
+    if (asking.thread_rank() == 0) first = atomicAdd(claimed, asking.size());
+    return asking.shfl(first, 0) + asking.thread_rank();
 }
 }  // namespace detail
 
 /// Balanced scheduling (batch/scheduling.hpp) of adaptive trajectories: a persistent grid
-/// whose threads claim trajectories from the chunk's work counters `claimed`
-/// (balanced_work_stripes of them, 0 at launch) one at a time, where their last one
-/// ended: a lane waits for its neighbours until a quarter of its warp does, not for the
-/// warp's slowest trajectory. A counter passes its stripe's end by a claim per thread at
-/// most (within 32 bits: the backend's chunks of balanced solves hold fewer than 2^31
-/// trajectories).
+/// whose threads claim trajectories from the chunk's work counter `claimed` (0 at launch)
+/// one at a time, where their last one ended, between two steps of their warp's other
+/// lanes: a lane waits for its neighbours one step at most, not a whole trajectory. The
+/// counter passes the chunk's size by one claim per thread at most (within 32 bits: the
+/// backend's chunks of balanced solves hold fewer than 2^31 trajectories).
 template <class Task>
 __global__ void balanced_kernel(Task task, unsigned* claimed) {
-    unsigned moved_on = 0;
-    task.run_passes(
-        [&] {
-            return detail::claim_striped(claimed, static_cast<unsigned>(task.n_trajectories),
-                                         moved_on);
-        },
-        [] { return detail::few_lanes_idle(); });
+    task.run_passes([claimed] { return detail::claim_trajectory(claimed); });
 }
 
 /// True when the CUDA runtime sees at least one device.
@@ -112,11 +87,11 @@ struct cuda {
     /// How threads take trajectories (batch/scheduling.hpp); fixed steps always go one
     /// trajectory per thread.
     cubie::scheduling scheduling = cubie::scheduling::automatic;
-    /// What automatic gives adaptive controllers: balanced. Its lanes step in the adaptive
-    /// loop's own loop (one check of the warp's active lanes a step more), so it should cost
-    /// next to nothing where the trajectories take the same steps; bench/RESULTS.md has the
-    /// measurements (divergent_bench's uniform and sorted cases, lorenz_bench).
-    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::balanced;
+    /// What automatic gives adaptive controllers: one trajectory per thread, for now.
+    /// Balanced scheduling was measured 7 to 15% slower than it where the trajectories take
+    /// about the same steps (the protocol's Lorenz sweep at 1e-5) and 1.2 times as fast where
+    /// they diverge strongly (bench/RESULTS.md, 2026-11-25): ask for it there.
+    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::static_mapping;
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
 
@@ -491,8 +466,7 @@ private:
             task.bind(arrays, input_stride, output_stride);
             // Balanced scheduling's work counter starts at 0, outside the kernel's interval.
             if (schedule == cubie::scheduling::balanced)
-                CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.claimed.data(), 0,
-                                                 slot.claimed.size() * sizeof(unsigned), stream));
+                CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.claimed.data(), 0, sizeof(unsigned), stream));
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
             with_kernel<Task>(schedule, [&](auto kernel) {

@@ -6,8 +6,8 @@
 // fail after a few. With one trajectory per GPU thread a warp runs as long as its slowest
 // lane and keeps its multiprocessor's slot until then. Balanced scheduling keeps the lanes
 // busy: a grid that fills the device (one wave of resident threads) takes trajectories from
-// a work counter as its lanes free up: a lane whose trajectory ended waits until a quarter
-// of its warp's have, then they start their next ones together while the others step on.
+// a work counter as its lanes free up, and a lane whose trajectory ended starts the next
+// one between two steps of its neighbours.
 //
 // Every trajectory's arithmetic is the same whichever thread runs it, so the schedules give
 // the same results bit for bit, each in its own trajectory's place. Fixed steps, whose
@@ -20,16 +20,16 @@
 namespace cubie {
 
 enum class scheduling {
-    /// the backend's choice for adaptive controllers (its automatic_adaptive): balanced on
-    /// both backends
+    /// the backend's choice for adaptive controllers: balanced on the host, one trajectory
+    /// per thread on the GPU for now (backends::cuda::automatic_adaptive says why)
     automatic,
     /// thread i integrates trajectory i (cuda); contiguous shares of the batch per OpenMP
     /// thread (host)
     static_mapping,
-    /// cuda: persistent threads; a lane takes the next trajectory from the chunk's work
-    /// counter once its own has ended and a quarter of its warp waits for one (one atomic
-    /// for the lanes that ask together). host: OpenMP's dynamic schedule over small blocks
-    /// of trajectories.
+    /// cuda: persistent threads; each warp claims runs of consecutive trajectories from
+    /// the chunk's work counter (one atomic per run), and each lane takes the next of them
+    /// once its own trajectory has ended, between steps. host: OpenMP's dynamic schedule
+    /// over small blocks of trajectories.
     balanced,
 };
 

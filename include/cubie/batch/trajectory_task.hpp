@@ -129,15 +129,14 @@ struct trajectory_task {
 
     /// A thread's share of the batch under balanced scheduling (adaptive controllers):
     /// trajectories one after the other, each the index `claim()` gives (n_trajectories or
-    /// more: none left), asked only when the thread has none in progress. The thread steps
-    /// its trajectory in the adaptive loop's own loop while `stay()` after each attempted
-    /// step says so, then, where its trajectory ended, takes up the next: on a GPU, a lane
-    /// whose trajectory ended waits until enough of its warp's have (stay() then false in
-    /// the others) rather than for the warp's slowest. The start (the inputs' check, the
-    /// outputs due at t0, the events' sides at t0) and the steps are integrate()'s, so every
+    /// more: none left), asked only when the thread has none in progress. The loop is flat,
+    /// an attempted step of the adaptive loop a pass: a GPU lane whose trajectory ended takes
+    /// up the next in the pass its neighbours step in, rather than wait at the end of a
+    /// loop of its own for the warp's slowest. The start (the inputs' check, the outputs due
+    /// at t0, the events' sides at t0) and the passes are integrate()'s, so every
     /// trajectory's results, its event records included, are the same bit for bit.
-    template <class Claim, class Stay>
-    CUBIE_HD void run_passes(Claim&& claim, Stay&& stay) const {
+    template <class Claim>
+    CUBIE_HD void run_passes(Claim&& claim) const {
         using recorder_type =
             cuda::std::conditional_t<layout::records, by_time_recorder, no_recorder<System>>;
         using monitor_type =
@@ -184,7 +183,7 @@ struct trajectory_task {
                 working = true;
             }
             status result = status::success;
-            if (!loop.run_while(stay, result)) {
+            if (!loop.advance(result)) {
                 finish(i, y, counters, events, result);
                 working = false;
             }

@@ -79,25 +79,23 @@ public:
 
     CUBIE_HD status run() {
         bool going = false;
-        return passes(going, [] { return true; });
+        return passes<false>(going);
     }
 
-    /// The passes of the loop (attempted steps) while the trajectory goes on and, after each,
-    /// `stay()`: true while the trajectory goes on (left between two passes, where a caller
-    /// may interleave other work: balanced scheduling, batch/trajectory_task.hpp); false
-    /// once it has ended, with its status in `result`.
-    template <class Stay>
-    CUBIE_HD bool run_while(Stay&& stay, status& result) {
+    /// One pass of the loop: true while the trajectory goes on; false once it has ended,
+    /// with its status in `result`. A caller may interleave trajectories between passes
+    /// (balanced scheduling, batch/trajectory_task.hpp).
+    CUBIE_HD bool advance(status& result) {
         bool going = false;
-        result = passes(going, stay);
+        result = passes<true>(going);
         return going;
     }
 
 private:
-    /// The passes of the loop until the trajectory ends or, after a pass, `stay()` is false
-    /// (`going` then says that the trajectory goes on).
-    template <class Stay>
-    CUBIE_HD status passes(bool& going, Stay&& stay) {
+    /// The passes of the loop until the trajectory ends, or the first alone (`one_pass`:
+    /// `going` then says whether the trajectory goes on).
+    template <bool one_pass>
+    CUBIE_HD status passes(bool& going) {
         while (elapsed_ < duration_) {
             if (counters_.accepted + counters_.rejected >= s_.max_steps)
                 return status::max_steps_exceeded;
@@ -122,7 +120,7 @@ private:
             // cannot undercut would be retried unchanged until max_steps (float Pleiades did
             // so from dt near one spacing); the step size has underflowed.
             if (!decision.accept && !(next_step().h < step.h)) return underflow();
-            if (!stay()) {
+            if constexpr (one_pass) {
                 going = true;
                 return status::success;
             }
