@@ -88,9 +88,10 @@ struct cuda {
     /// trajectory per thread.
     cubie::scheduling scheduling = cubie::scheduling::automatic;
     /// What automatic gives adaptive controllers: one trajectory per thread, for now.
-    /// Balanced scheduling was measured 7 to 15% slower than it where the trajectories take
-    /// about the same steps (the protocol's Lorenz sweep at 1e-5) and 1.2 times as fast where
-    /// they diverge strongly (bench/RESULTS.md, 2026-11-25): ask for it there.
+    /// Balanced scheduling was measured 4 to 12% slower than it where a warp's trajectories
+    /// take about the same steps (Lorenz at one rho, sorted Lorenz and Van der Pol sweeps),
+    /// a third slower on sorted float Pleiades, and up to 1.8 times as fast where they
+    /// diverge (shuffled sweeps; bench/RESULTS.md, 2026-11-25): ask for it there.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::static_mapping;
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;

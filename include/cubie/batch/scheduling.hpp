@@ -26,10 +26,10 @@ enum class scheduling {
     /// thread i integrates trajectory i (cuda); contiguous shares of the batch per OpenMP
     /// thread (host)
     static_mapping,
-    /// cuda: persistent threads; each warp claims runs of consecutive trajectories from
-    /// the chunk's work counter (one atomic per run), and each lane takes the next of them
-    /// once its own trajectory has ended, between steps. host: OpenMP's dynamic schedule
-    /// over small blocks of trajectories.
+    /// cuda: persistent threads; a lane whose trajectory has ended takes the next from the
+    /// chunk's work counter between two steps of its neighbours (one atomic for the lanes
+    /// of a warp that ask together). host: OpenMP's dynamic schedule over small blocks of
+    /// trajectories.
     balanced,
 };
 
