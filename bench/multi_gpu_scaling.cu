@@ -202,58 +202,37 @@ void take(timing& t, double ms, const result_type& r) {
     t.chunks = r.kernel->chunks;
 }
 
-/// Fastest of `repeat` solves, each into a fresh result; the last result stays in `r`.
-template <class Solver>
-timing fresh(const Solver& solver, const cubie::batch_inputs<float>& inputs,
-             const settings_type& settings, const cubie::backends::cuda& backend, int repeat,
-             result_type& r) {
-    timing t;
-    for (int k = 0; k < repeat; ++k) {
-        r = {};  // the previous result's memory goes back before the next is allocated
-        const double start = bench::now_ms();
-        r = solver.solve(inputs, settings, backend);
-        take(t, bench::now_ms() - start, r);
-    }
-    t.digest = digest(r);
-    return t;
-}
+/// Where each timed solve writes.
+enum class into {
+    fresh,   ///< a new result (the previous one freed first), left in r
+    filled,  ///< a new result beside r whose arrays, sized as r's, are first filled from
+             ///< every OpenMP thread, as the solver did before a backend that writes every
+             ///< output took the first touch of each page; allocation and fill timed
+    reused,  ///< r, solved into before
+};
 
-/// Fastest of `repeat` solves, each into a fresh result whose arrays, sized as `like`'s, are
-/// first filled from every OpenMP thread (as the solver itself did before a backend that
-/// writes every output took the first touch of each page): allocation and fill included.
+/// Fastest of `repeat` solves.
 template <class Solver>
-timing filled(const Solver& solver, const cubie::batch_inputs<float>& inputs,
-              const settings_type& settings, const cubie::backends::cuda& backend, int repeat,
-              const result_type& like) {
+timing measure(const Solver& solver, const cubie::batch_inputs<float>& inputs,
+               const settings_type& settings, const cubie::backends::cuda& backend, int repeat,
+               into where, result_type& r) {
     timing t;
     for (int k = 0; k < repeat; ++k) {
-        result_type r;
+        if (where == into::fresh) r = {};  // its memory goes back before the next is allocated
+        result_type beside;
+        result_type& target = where == into::filled ? beside : r;
         const double start = bench::now_ms();
-        cubie::for_each_result_field(
-            [](const cubie::result_field&, const auto& from, auto& to) {
-                to.resize(from.size());  // untouched: host_array's allocator initialises none
-                cubie::fill_in_parallel(to, typename std::decay_t<decltype(to)>::value_type{});
-            },
-            like, r);
-        solver.solve(inputs, settings, r, backend);
-        take(t, bench::now_ms() - start, r);
-        if (k + 1 == repeat) t.digest = digest(r);
+        if (where == into::filled)
+            cubie::for_each_result_field(
+                [](const cubie::result_field&, const auto& from, auto& to) {
+                    to.resize(from.size());  // untouched: host_array initialises nothing
+                    cubie::fill_in_parallel(to, typename std::decay_t<decltype(to)>::value_type{});
+                },
+                r, beside);
+        solver.solve(inputs, settings, target, backend);
+        take(t, bench::now_ms() - start, target);
+        if (k + 1 == repeat) t.digest = digest(target);
     }
-    return t;
-}
-
-/// Fastest of `repeat` solves into r, which has been solved into before.
-template <class Solver>
-timing reused(const Solver& solver, const cubie::batch_inputs<float>& inputs,
-              const settings_type& settings, const cubie::backends::cuda& backend, int repeat,
-              result_type& r) {
-    timing t;
-    for (int k = 0; k < repeat; ++k) {
-        const double start = bench::now_ms();
-        solver.solve(inputs, settings, r, backend);
-        take(t, bench::now_ms() - start, r);
-    }
-    t.digest = digest(r);
     return t;
 }
 
@@ -361,9 +340,11 @@ int main(int argc, char** argv) {
             for (std::size_t c = 0; c < counts.size(); ++c) {
                 const cubie::backends::cuda backend{.devices = counts[c]};
                 result_type r;
-                const timing f = fresh(final_solver{}, inputs, final_settings, backend, repeat, r);
+                const timing f = measure(final_solver{}, inputs, final_settings, backend, repeat,
+                                         into::fresh, r);
                 final_solver{}.solve(inputs, final_settings, r, backend);  // page-locks r
-                const timing u = reused(final_solver{}, inputs, final_settings, backend, repeat, r);
+                const timing u = measure(final_solver{}, inputs, final_settings, backend, repeat,
+                                         into::reused, r);
                 if (c == 0) {
                     one_fresh = f;
                     one_reused = u;
@@ -388,13 +369,13 @@ int main(int argc, char** argv) {
             for (std::size_t c = 0; c < counts.size(); ++c) {
                 const cubie::backends::cuda backend{.devices = counts[c]};
                 result_type r;
-                const timing f =
-                    fresh(saving_solver{}, inputs, saving_settings, backend, repeat, r);
+                const timing f = measure(saving_solver{}, inputs, saving_settings, backend, repeat,
+                                         into::fresh, r);
                 if (c == 0) one_fresh = f;
                 print({"saving fresh", counts[c].size(), f, nan}, one_fresh, one_fresh.digest);
                 if (wanted("filled")) {  // a second result beside r: twice the memory
-                    const timing fl =
-                        filled(saving_solver{}, inputs, saving_settings, backend, repeat, r);
+                    const timing fl = measure(saving_solver{}, inputs, saving_settings, backend,
+                                              repeat, into::filled, r);
                     if (c == 0) one_filled = fl;
                     print({"saving filled", counts[c].size(), fl, nan}, one_filled,
                           one_fresh.digest);
@@ -407,8 +388,8 @@ int main(int argc, char** argv) {
                     },
                     r);
                 const double lock_ms = bench::now_ms() - start;
-                const timing l =
-                    reused(saving_solver{}, inputs, saving_settings, backend, repeat, r);
+                const timing l = measure(saving_solver{}, inputs, saving_settings, backend, repeat,
+                                         into::reused, r);
                 if (c == 0) one_locked = l;
                 // Where the driver refuses to lock, the result is solved into pageable.
                 print({locked ? "saving locked" : "saving pageable", counts[c].size(), l,
