@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cubie/backends/cuda.hpp"
+#include "cubie/core/device_properties.hpp"
 #include "cubie/core/memory_location.hpp"
 #include "cubie/io/npy_result.hpp"
 #include "cubie/io/npy_stream.hpp"
@@ -139,6 +140,19 @@ TEST_CASE("a cancelled split solve keeps whole chunks and marks the rest") {
     }
     CHECK(cancelled > 0);
     CHECK(cancelled <= s.n - 3 * 50);
+}
+
+TEST_CASE("each device's properties are queried once, as the runtime gives them") {
+    for (const int d : backends::cuda::all_devices()) {
+        INFO("device " << d);
+        cudaDeviceProp expected{};
+        REQUIRE(cudaGetDeviceProperties(&expected, d) == cudaSuccess);
+        const cudaDeviceProp& p = device_properties(d);
+        CHECK(std::string(p.name) == expected.name);
+        CHECK(p.multiProcessorCount == expected.multiProcessorCount);
+        CHECK(p.maxThreadsPerMultiProcessor == expected.maxThreadsPerMultiProcessor);
+        CHECK(&device_properties(d) == &p);  // kept, not queried again
+    }
 }
 
 TEST_CASE("devices that do not exist are refused before any work") {

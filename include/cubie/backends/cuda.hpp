@@ -37,6 +37,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
+#include "cubie/core/device_properties.hpp"
 #include "cubie/core/invalid_setting.hpp"
 #include "cubie/core/memory_location.hpp"
 #include "cubie/core/scoped_device.hpp"
@@ -323,8 +324,7 @@ private:
         const scoped_device on(part.device);
         int device = 0;
         CUBIE_CUDA_CHECK(cudaGetDevice(&device));
-        cudaDeviceProp properties{};
-        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+        const cudaDeviceProp& properties = device_properties(device);
         share_report report{properties.name, {}, part.first};
         if (part.count == 0) {
             report.kernel.chunks = 0;
