@@ -2,18 +2,23 @@
 // x = x0 cos(w t), sampled every 1/64 over windows of 1, against the same metrics
 // computed directly from the exact solution at the sample times. Observables are
 // summarised beside the states; windows and their end times are exact also for awkward
-// intervals in float; failed trajectories leave NaN.
+// intervals in float; failed trajectories leave NaN. With fixed steps, summaries whose
+// metrics see each sample alone are taken in runs between saves and window ends, checked
+// against the exact solution and, where a trajectory overflows inside a window, against a
+// solve that records nothing.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/catalogue/exponential_decay.hpp"
+#include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
@@ -226,5 +231,164 @@ TEST_CASE("a failed trajectory leaves NaN summaries and the others whole") {
         CHECK(std::isnan(r.summary("y.mean")(w, 1)));
         CHECK(std::isnan(r.summary("y.max")(w, 1)));
         CHECK(r.summary("y.max")(w, 0) == doctest::Approx(std::exp(-w - 0.25)).epsilon(1e-6));
+    }
+}
+
+namespace {
+
+/// Fixed RK4 steps of 1/256 over [0, 4]; samples every 2 steps in windows of 32, saves every
+/// 7 steps, which meet every 14 steps: runs of samples end at saves and window ends.
+template <class Summaries>
+void check_runs_between_saves(bool with_std) {
+    solve_settings<fixed_step> s;
+    s.dt = 1.0 / 256;
+    s.t_end = 4;
+    s.sample_summaries_every = 2.0 / 256;
+    s.summarise_every = 0.25;
+    s.save_every = 7.0 / 256;
+    const std::vector<double> y0 = {1, 0, 0.5, 1}, omega = {3, 5};
+    const auto r = solver<catalogue::harmonic_oscillator<double>, classical_rk4, fixed_step,
+                          save_state, Summaries>{}
+                       .solve({2, y0, omega}, s, test_backend{});
+    REQUIRE(r.failures() == 0);
+    REQUIRE(r.n_windows() == 16);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const double x0 = y0[i], v0 = y0[2 + i], w = omega[i];  // [state][trajectory]
+        const auto x = [&](double t) { return x0 * std::cos(w * t) + v0 / w * std::sin(w * t); };
+        // RK4's global error, about t w (w dt)^4 / 120 of the amplitude: 2.4e-8 for w = 5
+        // at t = 4. A window off by one sample is off by about 1e-2.
+        const double tolerance = 1e-7 * std::hypot(x0, v0 / w);
+        for (std::size_t save = 0; save < r.n_saves(); ++save)
+            CHECK(std::abs(r.saved_value(save, 0, i) - x(r.save_times[save])) <= tolerance);
+        for (int window = 0; window < 16; ++window) {
+            INFO("trajectory " << i << " window " << window);
+            double sum = 0, largest = -INFINITY, smallest = INFINITY;
+            std::vector<double> values;
+            for (int j = 32 * window + 1; j <= 32 * (window + 1); ++j) {
+                const double value = x(j * 2.0 / 256);
+                values.push_back(value);
+                sum += value;
+                largest = std::max(largest, value);
+                smallest = std::min(smallest, value);
+            }
+            const double mean = sum / 32;
+            CHECK(std::abs(r.summary("x.mean")(window, i) - mean) <= tolerance);
+            CHECK(std::abs(r.summary("x.max")(window, i) - largest) <= tolerance);
+            CHECK(std::abs(r.summary("x.min")(window, i) - smallest) <= tolerance);
+            if (with_std) {
+                double squares = 0;
+                for (const double value : values) squares += (value - mean) * (value - mean);
+                CHECK(std::abs(r.summary("x.std")(window, i) - std::sqrt(squares / 32)) <=
+                      tolerance);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("fixed-step summaries taken in runs between saves match the exact solution") {
+    SUBCASE("the mean alone, from a running sum") {
+        check_runs_between_saves<summaries<metrics::mean, metrics::extrema>>(false);
+    }
+    SUBCASE("mean and std, from the moments") {
+        check_runs_between_saves<summaries<metrics::mean, metrics::std_dev, metrics::extrema>>(
+            true);
+    }
+}
+
+namespace {
+
+/// y' = -k y by RK4 steps of 0.1 over [0, 50]: y_j = R^j with R = 1 + z + z^2/2 + z^3/6 +
+/// z^4/24, z = -0.1 k. For k = -50, R = 65.375: the sum of step 169's stages, about
+/// 6 (R - 1) / dt y_168 = e^710.5, overflows double, so 168 steps are taken; k = 1 decays.
+struct overflowing_decay {
+    std::vector<double> y0 = {1, 1}, k = {-50, 1};
+    batch_inputs<double> inputs{2, y0, k};
+    static constexpr int last_finite_step = 168;
+
+    static solve_settings<fixed_step> settings() {
+        solve_settings<fixed_step> s;
+        s.dt = 0.1;
+        s.t_end = 50;
+        return s;
+    }
+    double amplification(std::size_t trajectory) const {
+        const double z = -0.1 * k[trajectory];
+        return 1 + z + z * z / 2 + z * z * z / 6 + z * z * z * z / 24;
+    }
+    /// r's statuses, steps and final states are those of a solve that records nothing.
+    template <class Result>
+    void check_ends_as_unrecorded(const Result& r) const {
+        const auto alone =
+            solver<catalogue::exponential_decay<double>, classical_rk4, fixed_step>{}.solve(
+                inputs, settings(), test_backend{});
+        CHECK(r.statuses[0] == status::nonfinite_state);
+        CHECK(r.statuses[1] == status::success);
+        CHECK(r.accepted_steps[0] == std::uint32_t{last_finite_step});
+        CHECK(std::isfinite(r.final_state(0, 0)));
+        for (std::size_t i = 0; i < 2; ++i) {
+            INFO("trajectory " << i);
+            CHECK(r.statuses[i] == alone.statuses[i]);
+            CHECK(r.accepted_steps[i] == alone.accepted_steps[i]);
+            CHECK(r.final_state(0, i) == alone.final_state(0, i));
+        }
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a trajectory that overflows inside a run of samples keeps the windows before it") {
+    // One sample per step in windows of 64: the overflow falls in window 2.
+    const overflowing_decay decay;
+    auto s = decay.settings();
+    s.sample_summaries_every = 0.1;
+    s.summarise_every = 6.4;
+    const auto r = solver<catalogue::exponential_decay<double>, classical_rk4, fixed_step,
+                          summaries<metrics::mean, metrics::max>>{}
+                       .solve(decay.inputs, s, test_backend{});
+    REQUIRE(r.n_windows() == 7);
+    decay.check_ends_as_unrecorded(r);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const double amplification = decay.amplification(i);
+        for (int window = 0; window < 7; ++window) {
+            INFO("trajectory " << i << " window " << window);
+            if (i == 0 && window >= 2) {
+                CHECK(std::isnan(r.summary("y.mean")(window, i)));
+                CHECK(std::isnan(r.summary("y.max")(window, i)));
+                continue;
+            }
+            double sum = 0, largest = -INFINITY;
+            for (int j = 64 * window + 1; j <= 64 * (window + 1); ++j) {
+                sum += std::pow(amplification, j);
+                largest = std::max(largest, std::pow(amplification, j));
+            }
+            CHECK(r.summary("y.mean")(window, i) == doctest::Approx(sum / 64).epsilon(1e-10));
+            CHECK(r.summary("y.max")(window, i) == doctest::Approx(largest).epsilon(1e-10));
+        }
+    }
+}
+
+TEST_CASE("a trajectory that overflows inside a run of saves keeps the saves before it") {
+    // Saved every 10 steps: save j, at step 10 (j + 1), holds R^(10 (j + 1)) up to the last
+    // finite step; the saves after it are NaN.
+    const overflowing_decay decay;
+    auto s = decay.settings();
+    s.save_every = 1;
+    const auto r =
+        solver<catalogue::exponential_decay<double>, classical_rk4, fixed_step, save_state>{}.solve(
+            decay.inputs, s, test_backend{});
+    REQUIRE(r.n_saves() == 50);
+    decay.check_ends_as_unrecorded(r);
+    for (std::size_t i = 0; i < 2; ++i) {
+        for (std::size_t save = 0; save < 50; ++save) {
+            INFO("trajectory " << i << " save " << save);
+            const int step = 10 * static_cast<int>(save + 1);
+            if (i == 0 && step > overflowing_decay::last_finite_step)
+                CHECK(std::isnan(r.saved_value(save, 0, i)));
+            else
+                CHECK(r.saved_value(save, 0, i) ==
+                      doctest::Approx(std::pow(decay.amplification(i), step)).epsilon(1e-10));
+        }
     }
 }

@@ -200,14 +200,13 @@ struct summary_windows {
 
     /// The next sample, k = 1 .. K.
     CUBIE_HD void add(const vector<T, NVariables>& x) {
-        ++k_;
         if constexpr (needs_neighbours) {
-            if (k_ >= 2) {
-                const T time = sample_time(k_ - 1);
+            if (k_ >= 1) {  // this is sample k_ + 1 >= 2: sample k_ has both neighbours
+                const T time = sample_time(k_);
                 const T none = cuda::std::numeric_limits<T>::quiet_NaN();
                 add_to<true>([&](int v) {
                     return metrics::sample<T>{
-                        history_.last[v], history_.before_last[v], x[v], time, interval_, none};
+                        history_.last[v], history_.before_last[v], x[v], time, interval_, none, 0};
                 });
             }
             // The previous sample closed a window that neighbour accumulators just finished.
@@ -215,19 +214,42 @@ struct summary_windows {
             history_.before_last = history_.last;
             history_.last = x;
         }
-        const T time = sample_time(k_);
-        const T reciprocal_count = T(1) / static_cast<T>(filled_ + 1);
-        add_to<false>([&](int v) {
-            const T none = cuda::std::numeric_limits<T>::quiet_NaN();
-            return metrics::sample<T>{x[v], none, none, time, interval_, reciprocal_count};
-        });
-        ++filled_;
+        add_within(x, 0);
+        end_run(1);
         if (filled_ == samples_per_window_) {
             if constexpr (!needs_neighbours)
                 next_window();
             else if (window_ + 1 == n_windows_)  // sample K: no neighbour sample follows
                 write_window();
         }
+    }
+
+    /// How many of the next samples add_within() may take: those before the sample that
+    /// completes the window (it writes the window). None where accumulators need
+    /// neighbours: every sample completes the one before it.
+    CUBIE_HD std::uint32_t samples_within_window() const {
+        if constexpr (needs_neighbours)
+            return 0;
+        else
+            return samples_per_window_ - 1 - filled_;
+    }
+
+    /// Sample j (from 0) after those counted so far, to the accumulators without
+    /// neighbours; end_run() counts them. A run of samples taken this way, without add(),
+    /// stops before the window's end: j < samples_within_window().
+    CUBIE_HD void add_within(const vector<T, NVariables>& x, std::uint32_t j) {
+        const T time = sample_time(k_ + j + 1);
+        const std::uint32_t count = filled_ + j + 1;
+        const T reciprocal_count = T(1) / static_cast<T>(count);
+        add_to<false>([&](int v) {
+            const T none = cuda::std::numeric_limits<T>::quiet_NaN();
+            return metrics::sample<T>{x[v], none, none, time, interval_, reciprocal_count, count};
+        });
+    }
+    /// Counts the n samples taken by add_within().
+    CUBIE_HD void end_run(std::uint32_t n) {
+        k_ += n;
+        filled_ += n;
     }
 
 private:
