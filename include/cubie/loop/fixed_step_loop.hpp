@@ -177,8 +177,9 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
                 // that ends non-finite is taken again with the check after each step,
                 // which records as the run did up to the failure. With the check and the
                 // next output's step after each output, RK4 on Lorenz (an H100, 2^20) took
-                // 2.80 times the final-only kernel summarised every step, 1.39 in runs;
-                // 1.24 saving every 10 steps, 1.18 in runs (bench/RESULTS.md).
+                // 2.80 times the final-only kernel summarised every step, 1.39 in runs (the
+                // mean then a plain sum); 1.24 saving every 10 steps, 1.18 in runs
+                // (bench/RESULTS.md).
                 if (const auto run = recorder.next_run(); run.length > 1) {
                     const state_t<System> y_run = y;
                     [[maybe_unused]] const state_t<System> dydt_run = dydt;

@@ -1,7 +1,7 @@
 #pragma once
 // The metrics read from the moments accumulator: mean, std (population), rms and their
 // combinations. Any of them together keep one running state per variable; the mean alone
-// keeps a running sum.
+// keeps a compensated sum (running_sum.hpp).
 
 #include <cuda/std/cmath>
 
@@ -35,7 +35,7 @@ struct root_mean_square {
     }
 };
 
-/// The mean off a running sum (running_sum.hpp): what `mean` is where no other metric of the
+/// The mean off a compensated sum (running_sum.hpp): what `mean` is where no other metric of the
 /// same summaries reads the moments.
 struct summed_mean_value {
     static constexpr const char* name = "mean";
