@@ -191,7 +191,8 @@ TEST_CASE("metrics that share an accumulator share its state") {
     CHECK(true);  // the checks above are compile-time
 }
 
-TEST_CASE("the mean alone is a compensated sum: over 2^20 float samples it stays within eps") {
+TEST_CASE(
+    "the mean alone is a compensated sum: within eps over 2^20 float samples, NaN past overflow") {
     // A plain float sum of 2^20 samples of 0.1 is off by 1%, of 25 + 8 sin by 1.5e-4;
     // Welford's mean of the latter by 4e-5.
     static_assert(
@@ -215,4 +216,11 @@ TEST_CASE("the mean alone is a compensated sum: over 2^20 float samples it stays
     const double eps = std::numeric_limits<float>::epsilon();
     CHECK(std::abs(out(0, 0, 0) - constant) <= 2 * eps * constant);
     CHECK(std::abs(out(0, 1, 0) - varying) <= 2 * eps * varying);
+
+    // Samples that add up past the largest float: the sum overflows, the mean is NaN.
+    for (auto& sample : series) sample = {1e33f, 1e30f};
+    const auto large = run_windows<summary_windows<float, 2, metrics::summed_mean>>(
+        series, 0.0f, 1.0f, static_cast<std::uint32_t>(n), 1);
+    CHECK(std::isnan(large(0, 0, 0)));
+    CHECK(large(0, 1, 0) == doctest::Approx(1e30f).epsilon(2 * eps));
 }

@@ -9,7 +9,9 @@
 // like n eps for a signal far from zero (the mean of 2^20 samples of 0.1 in float is off by
 // 1%, of 2^25 by 37%, where the sum stops growing); Welford's mean drifts too for a varying
 // signal (4e-5 of 25 + 8 sin t over 2^20 samples); the compensated sum's error stays near
-// eps (tests/summary_windows.cpp).
+// eps (tests/summary_windows.cpp). Unlike Welford's mean, a sum can overflow: where a
+// window's samples add up past the largest finite value (in float, 2^20 samples of 1e33)
+// the mean is NaN.
 
 #include <cstdint>
 
