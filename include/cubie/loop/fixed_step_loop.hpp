@@ -174,12 +174,13 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
             if constexpr (Recorder::records_in_runs) {
                 // A run of saves, or of summary samples inside a window, goes through with
                 // finiteness checked at its end only (output_recorder::next_run()). One
-                // that ends non-finite is taken again with the check after each step,
-                // which records as the run did up to the failure. With the check and the
-                // next output's step after each output, RK4 on Lorenz (an H100, 2^20) took
-                // 2.80 times the final-only kernel summarised every step, 1.39 in runs (the
-                // mean then a plain sum); 1.24 saving every 10 steps, 1.18 in runs
-                // (bench/RESULTS.md).
+                // that ends non-finite is taken again with the check after each step, which
+                // saves as the run did up to the failure (a run of samples is ended before:
+                // its window is never finished, and nothing is added to it twice). With the
+                // check and the next output's step after each output, RK4 on Lorenz (an
+                // H100, 2^20) took 2.80 times the final-only kernel summarised every step,
+                // 1.39 in runs (the mean then a plain sum); 1.24 saving every 10 steps, 1.18
+                // in runs (bench/RESULTS.md).
                 if (const auto run = recorder.next_run(); run.length > 1) {
                     const state_t<System> y_run = y;
                     [[maybe_unused]] const state_t<System> dydt_run = dydt;
@@ -209,13 +210,16 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
                     y = y_run;
                     if constexpr (Algorithm::fsal) dydt = dydt_run;
                     const std::uint32_t run_end = recorder.run_end(run);
+                    if constexpr (Recorder::samples_in_runs)
+                        if (!run.saves) recorder.end_run(run);  // taken once, by the run
                     for (; i < k; ++i)
                         if (!fixed_step_from(s.t0 + T(i) * s.dt, s.dt, s.t0 + T(i + 1) * s.dt,
                                              i + 1)) {
                             recorder.after_failed_run(f, run, run_end);
                             return failed();
                         }
-                    continue;  // not reached: the checked steps fail as the run did
+                    continue;  // the checked steps fail as the run did, but were they to
+                               // finish it, its outputs are recorded once either way
                 }
             }
             const auto end = static_cast<std::uint32_t>(due);

@@ -169,10 +169,14 @@ class output_recorder {
 public:
     static constexpr bool records = layout::records;
     static constexpr output_schedule schedule = Schedule;
-    /// By step, summaries whose accumulators see each sample alone can be taken in runs.
-    static constexpr bool samples_in_runs = by_step && summarises_without_neighbours;
-    /// By step, saves without saved counters can be taken in runs (next_run()).
-    static constexpr bool saves_in_runs = by_step && layout::saves && !layout::saves_counters;
+    /// By step, summaries whose accumulators see each sample alone can be taken in runs
+    /// (next_run()), and saves without counters; neither with observables, which are only
+    /// ever evaluated at states found finite (a system's observables need not be defined
+    /// elsewhere).
+    static constexpr bool samples_in_runs =
+        by_step && summarises_without_neighbours && !layout::summarises_observables;
+    static constexpr bool saves_in_runs =
+        by_step && layout::saves_states && !layout::saves_observables && !layout::saves_counters;
     static constexpr bool records_in_runs = samples_in_runs || saves_in_runs;
 
     /// By time: for adaptive steps.
@@ -230,14 +234,16 @@ public:
     /// without checking finiteness between its outputs (take_in_run(), end_run()). A run
     /// that ends non-finite is taken again step by step from its start, with the checks:
     /// saves are written again with the same values up to the failure, and the run's later
-    /// saves are set NaN (after_failed_run()), as for any save not reached; samples go to
+    /// saves are set NaN (after_failed_run()), as for any save not reached; a run of
+    /// samples is ended first (end_run()), so the retake records none again: they went to
     /// a window the failure leaves unfinished, which is never written. Saves with counters
     /// are not taken in runs (their differences would have to be taken back); summaries
     /// whose accumulators see neighbours are not either (each sample finishes the last).
-    /// length 0 where the next output starts no run.
+    /// length 0 where the next output starts no run. Asked only while an output is due
+    /// before the last step, so n_steps > 0, and sample 0 (at t0) is taken.
     CUBIE_HD output_run next_run() const requires(records_in_runs) {
         const std::uint64_t never = time_grid<T>::never();
-        if (next_.n_steps == 0) return {};
+        assert(next_.n_steps > 0 && (!layout::summarises || next_sample_ > 0));
         std::uint64_t save = never, sample = never;
         if constexpr (layout::saves) save = targets_.saves.step_or_never(next_save_, next_.n_steps);
         if constexpr (layout::summarises)
@@ -245,7 +251,7 @@ public:
         if constexpr (saves_in_runs)
             if (save < sample) return run_of(targets_.saves, next_save_, save, sample, never, true);
         if constexpr (samples_in_runs)
-            if (sample < save && next_sample_ > 0)
+            if (sample < save)
                 return run_of(targets_.samples, next_sample_, sample, save,
                               windows_.samples_within_window(), false);
         return {};
@@ -308,7 +314,7 @@ private:
     CUBIE_HD static std::uint64_t least(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
 
     /// The regular points of `grid` from point `index` on before the last step (k every_steps
-    /// < n_steps), every_steps > 0.
+    /// < n_steps).
     CUBIE_HD std::uint64_t regular_points_left(const time_grid<T>& grid,
                                                std::uint32_t index) const {
         const std::uint64_t k = std::uint64_t{grid.first_k} + index;
@@ -321,7 +327,7 @@ private:
     CUBIE_HD output_run run_of(const time_grid<T>& grid, std::uint32_t index, std::uint64_t first,
                                std::uint64_t other, std::uint64_t limit, bool saves) const {
         const std::uint64_t every = grid.every_steps;
-        if (every == 0) return {};
+        assert(every > 0);  // a fixed step's grids are whole numbers of steps (output_plan.hpp)
         std::uint64_t length = least(regular_points_left(grid, index), limit);
         if (other != time_grid<T>::never())
             length = least(length, (other - first + every - 1) / every);

@@ -225,13 +225,10 @@ struct summary_windows {
     }
 
     /// How many of the next samples add_within() may take: those before the sample that
-    /// completes the window (it writes the window). None where accumulators need
+    /// completes the window (it writes the window). Not for accumulators that need
     /// neighbours: every sample completes the one before it.
-    CUBIE_HD std::uint32_t samples_within_window() const {
-        if constexpr (needs_neighbours)
-            return 0;
-        else
-            return samples_per_window_ - 1 - filled_;
+    CUBIE_HD std::uint32_t samples_within_window() const requires(!needs_neighbours) {
+        return samples_per_window_ - 1 - filled_;
     }
 
     /// Sample j (from 0) after those counted so far, to the accumulators without

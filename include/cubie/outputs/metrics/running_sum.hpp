@@ -10,12 +10,16 @@
 // 1%, of 2^25 by 37%, where the sum stops growing); Welford's mean drifts too for a varying
 // signal (4e-5 of 25 + 8 sin t over 2^20 samples); the compensated sum's error stays near
 // eps (tests/summary_windows.cpp). Unlike Welford's mean, a sum can overflow: where a
-// window's samples add up past the largest finite value (in float, 2^20 samples of 1e33)
-// the mean is NaN.
+// window's samples add up past the largest finite value (in float, 2^20 samples of 1e33),
+// as where a sample is infinite, the mean is NaN.
+//
+// summed_mean is the metric that reads it: what `mean` becomes where no other metric of the
+// same summaries reads the moments (moment_metrics.hpp).
 
 #include <cstdint>
 
 #include "cubie/core/config.hpp"
+#include "cubie/outputs/metrics/accumulator_reads.hpp"
 #include "cubie/outputs/metrics/sample.hpp"
 
 namespace cubie::metrics {
@@ -49,6 +53,17 @@ struct running_sum {
     CUBIE_HD static T mean(const state<T>& s) {
         return (s.sum - s.compensation) / static_cast<T>(s.count);
     }
+};
+
+struct summed_mean_value {
+    static constexpr const char* name = "mean";
+    template <class T>
+    CUBIE_HD static T of(const running_sum::state<T>& s) {
+        return running_sum::mean(s);
+    }
+};
+struct summed_mean : accumulator_reads<running_sum, summed_mean_value> {
+    static constexpr const char* name = "mean";
 };
 
 }  // namespace cubie::metrics
