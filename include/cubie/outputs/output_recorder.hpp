@@ -24,6 +24,7 @@
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/step_counters.hpp"
+#include "cubie/core/unrecorded_nan.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/events/event_recorder.hpp"
 #include "cubie/outputs/output_layout.hpp"
@@ -285,6 +286,20 @@ public:
         else if constexpr (!Kind::saves && samples_in_runs)
             windows_.add_within(summarised(f, t, y), j);
     }
+    /// Samples j and j + 1 of a run of samples one step apart, at (t1, y1) and (t2, y2),
+    /// where sample j opens a pair (opens_pair()): the same as take_in_run() on each, at
+    /// less cost for accumulators that sum pairs (metrics/running_sum.hpp).
+    CUBIE_HD void take_pair_in_run(output_run_kind<false, true>, const right_hand_side<System>& f,
+                                   T t1, const state_t<System>& y1, T t2, const state_t<System>& y2,
+                                   std::uint32_t j) requires(samples_in_runs) {
+        windows_.add_pair_within(summarised(f, t1, y1), summarised(f, t2, y2), j);
+    }
+    /// Output j (from 0) of a run of samples one step apart is an odd one of its window,
+    /// which opens a pair with the next.
+    CUBIE_HD bool opens_pair(output_run_kind<false, true>, std::uint32_t j) const
+        requires(samples_in_runs) {
+        return windows_.opens_pair(j);
+    }
     /// The run's outputs are taken: the outputs due next are those after them.
     CUBIE_HD void end_run(const output_run& run) requires(records_in_runs) {
         if (run.saves) {
@@ -392,7 +407,7 @@ private:
             assert((static_cast<int>(index) + 1) * targets_.rows_per_save <= targets_.saved.rows());
             T* const first_row = targets_.saved.column(trajectory_) +
                                  static_cast<std::size_t>(index) * targets_.save_offset;
-            const T nan = cuda::std::numeric_limits<T>::quiet_NaN();
+            const T nan = unrecorded_nan<T>();
             if constexpr (layout::saves_states) {
                 if (targets_.states_in_order) {
                     T* row = first_row;
