@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/pi_controller.hpp"
+#include "cubie/core/unrecorded_nan.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/solver/solver.hpp"
 #include "support/energy_oscillator.hpp"
@@ -31,6 +34,11 @@ using cubie::testing::energy_oscillator;
 using cubie::testing::test_backend;
 
 namespace {
+
+/// Bitwise equality: NaNs of different bits differ.
+bool same_bits(double a, double b) {
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 using oscillator_metrics =
     summaries<metrics::mean, metrics::extrema, metrics::peaks<3>, metrics::dxdt_extrema>;
@@ -371,7 +379,8 @@ TEST_CASE("a trajectory that overflows inside a run of samples keeps the windows
 
 TEST_CASE("a trajectory that overflows inside a run of saves keeps the saves before it") {
     // Saved every 10 steps: save j, at step 10 (j + 1), holds R^(10 (j + 1)) up to the last
-    // finite step; the saves after it are NaN.
+    // finite step; the saves after it hold the NaN of what is never recorded, the same bits
+    // as where the result was marked.
     const overflowing_decay decay;
     auto s = decay.settings();
     s.save_every = 1;
@@ -385,10 +394,135 @@ TEST_CASE("a trajectory that overflows inside a run of saves keeps the saves bef
             INFO("trajectory " << i << " save " << save);
             const int step = 10 * static_cast<int>(save + 1);
             if (i == 0 && step > overflowing_decay::last_finite_step)
-                CHECK(std::isnan(r.saved_value(save, 0, i)));
+                CHECK(same_bits(r.saved_value(save, 0, i), unrecorded_nan<double>()));
             else
                 CHECK(r.saved_value(save, 0, i) ==
                       doctest::Approx(std::pow(decay.amplification(i), step)).epsilon(1e-10));
         }
+    }
+}
+
+namespace {
+
+/// The oscillator by fixed steps of 0.1 over [0, 50.05] (the last step shorter), omega 1,
+/// 80 and 3: at omega dt = 8 RK4 multiplies the state by about 160 a step, and trajectory 1
+/// overflows in step 140 or so (Tsit5 as well, at about the same rate).
+struct oscillator_runs {
+    std::vector<double> y0 = {1, 0.5, -1, 0, 2, 0.25}, omega = {1, 80, 3};
+    batch_inputs<double> inputs{3, y0, omega};
+
+    static solve_settings<fixed_step> settings() {
+        solve_settings<fixed_step> s;
+        s.dt = 0.1;
+        s.t_end = 50.05;
+        return s;
+    }
+};
+
+template <class Result>
+void check_same_ends(const Result& runs, const Result& one_by_one) {
+    for (std::size_t i = 0; i < runs.statuses.size(); ++i) {
+        INFO("trajectory " << i);
+        CHECK(runs.statuses[i] == one_by_one.statuses[i]);
+        CHECK(runs.accepted_steps[i] == one_by_one.accepted_steps[i]);
+        for (int v = 0; v < 2; ++v)
+            CHECK(same_bits(runs.final_state(v, i), one_by_one.final_state(v, i)));
+    }
+}
+
+/// Saves taken in runs against the same saves one by one (saved counters keep a solve off
+/// runs), bit for bit, with the states selected by `saved`.
+template <class Method>
+void check_saves_in_runs(const variable_selection& saved) {
+    const oscillator_runs batch;
+    auto s = batch.settings();
+    s.save_every = 0.7;
+    s.save_initial = s.save_final = true;
+    s.saved_states = saved;
+    using system = catalogue::harmonic_oscillator<double>;
+    const auto runs =
+        solver<system, Method, fixed_step, save_state>{}.solve(batch.inputs, s, test_backend{});
+    const auto one_by_one = solver<system, Method, fixed_step, save_state, save_counters>{}.solve(
+        batch.inputs, s, test_backend{});
+    CHECK(runs.statuses[1] == status::nonfinite_state);
+    check_same_ends(runs, one_by_one);
+    REQUIRE(runs.saved.size() == one_by_one.saved.size());
+    CHECK(std::memcmp(runs.saved.data(), one_by_one.saved.data(),
+                      runs.saved.size() * sizeof(double)) == 0);
+}
+
+/// Summary samples taken in runs against the same samples one by one (a metric that needs
+/// neighbours keeps a solve off runs): the windows the latter wrote, bit for bit. Samples
+/// `sample_every` apart (0.1: every step, taken in pairs), saves every `save_every` (0:
+/// none), which split the runs of samples so that some begin at an even sample of a window.
+template <class Method, class... Metrics>
+void check_samples_in_runs(double sample_every, double save_every,
+                           std::initializer_list<const char*> rows) {
+    const oscillator_runs batch;
+    auto s = batch.settings();
+    s.sample_summaries_every = sample_every;
+    s.summarise_every = 1.6;
+    using system = catalogue::harmonic_oscillator<double>;
+    const auto compare = [&](const auto& runs, const auto& one_by_one) {
+        check_same_ends(runs, one_by_one);
+        int compared = 0;
+        for (const char* row : rows)
+            for (std::size_t w = 0; w < runs.n_windows(); ++w)
+                for (std::size_t i = 0; i < 3; ++i) {
+                    const double expected = one_by_one.summary(row)(w, i);
+                    if (std::isnan(expected)) continue;  // written one sample later there
+                    ++compared;
+                    CHECK(same_bits(runs.summary(row)(w, i), expected));
+                }
+        CHECK(compared > int(rows.size()) * 31 * 2);  // every window of two, and more
+    };
+    if (save_every == 0) {
+        compare(
+            solver<system, Method, fixed_step, summaries<Metrics...>>{}.solve(batch.inputs, s,
+                                                                              test_backend{}),
+            solver<system, Method, fixed_step, summaries<Metrics..., metrics::peaks<1>>>{}.solve(
+                batch.inputs, s, test_backend{}));
+    } else {
+        s.save_every = save_every;
+        compare(solver<system, Method, fixed_step, save_state, summaries<Metrics...>>{}.solve(
+                    batch.inputs, s, test_backend{}),
+                solver<system, Method, fixed_step, save_state,
+                       summaries<Metrics..., metrics::peaks<1>>>{}
+                    .solve(batch.inputs, s, test_backend{}));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("outputs taken in runs are the bits of the same outputs taken one by one") {
+    SUBCASE("saves, classical_rk4, every state") {
+        check_saves_in_runs<classical_rk4>({});
+    }
+    SUBCASE("saves, tsit5 (FSAL), v alone") {
+        check_saves_in_runs<tsit5>({"v"});
+    }
+    SUBCASE("saves, classical_rk4, v before x") {
+        check_saves_in_runs<classical_rk4>({"v", "x"});
+    }
+    const std::initializer_list<const char*> summed = {"x.mean", "x.max", "x.min",
+                                                       "v.mean", "v.max", "v.min"},
+                                             welford = {"x.mean", "x.std", "x.max",
+                                                        "v.mean", "v.std", "v.min"};
+    SUBCASE("samples, classical_rk4, the mean alone (a sum)") {
+        check_samples_in_runs<classical_rk4, metrics::mean, metrics::extrema>(0.2, 0, summed);
+    }
+    SUBCASE("samples every step (in pairs), classical_rk4, the mean alone") {
+        check_samples_in_runs<classical_rk4, metrics::mean, metrics::extrema>(0.1, 0, summed);
+    }
+    SUBCASE("samples every step, split by saves every 5 steps, the mean alone") {
+        check_samples_in_runs<classical_rk4, metrics::mean, metrics::extrema>(0.1, 0.5, summed);
+    }
+    SUBCASE("samples, tsit5 (FSAL), mean and std (Welford's 1 / n per sample)") {
+        check_samples_in_runs<tsit5, metrics::mean, metrics::std_dev, metrics::extrema>(0.2, 0,
+                                                                                        welford);
+    }
+    SUBCASE("samples every step, split by saves every 7 steps, tsit5, mean and std") {
+        check_samples_in_runs<tsit5, metrics::mean, metrics::std_dev, metrics::extrema>(0.1, 0.7,
+                                                                                        welford);
     }
 }

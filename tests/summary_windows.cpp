@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -192,7 +193,8 @@ TEST_CASE("metrics that share an accumulator share its state") {
 }
 
 TEST_CASE(
-    "the mean alone is a compensated sum: within eps over 2^20 float samples, NaN past overflow") {
+    "the mean alone is a compensated sum of pairs: within eps over 2^20 float samples, NaN past "
+    "overflow") {
     // A plain float sum of 2^20 samples of 0.1 is off by 1%, of 25 + 8 sin by 1.5e-4;
     // Welford's mean of the latter by 4e-5.
     static_assert(
@@ -223,4 +225,66 @@ TEST_CASE(
         series, 0.0f, 1.0f, static_cast<std::uint32_t>(n), 1);
     CHECK(std::isnan(large(0, 0, 0)));
     CHECK(large(0, 1, 0) == doctest::Approx(1e30f).epsilon(2 * eps));
+}
+
+namespace {
+
+/// The windows of `series` (samples_per_window 7, 3 windows) with samples taken as a
+/// fixed-step loop takes them in runs: each window's first six samples in runs of the
+/// lengths given, pairs where a sample opens one (add_pair_within()), the seventh by add().
+/// No runs: every sample by add().
+template <class Windows>
+testing::summary_output<float> windows_in_runs(
+    const sampled_series<float, 2>& series, const std::vector<std::vector<std::uint32_t>>& runs) {
+    testing::summary_output<float> out{
+        std::vector<float>(3 * Windows::rows, std::numeric_limits<float>::quiet_NaN()),
+        Windows::rows, 1};
+    Windows windows{};
+    windows.start(series[0], 0.0f, 0.5f, 7, 3,
+                  batch_view<float>(out.values.data(), 3 * Windows::rows, 1), 0);
+    std::size_t next = 1;
+    for (const auto& window : runs) {
+        for (const std::uint32_t length : window) {
+            std::uint32_t j = 0;
+            if (!windows.opens_pair(0)) {
+                windows.add_within(series[next], 0);
+                j = 1;
+            }
+            for (; j + 1 < length; j += 2)
+                windows.add_pair_within(series[next + j], series[next + j + 1], j);
+            if (j < length) windows.add_within(series[next + j], j);
+            windows.end_run(length);
+            next += length;
+        }
+        for (; next < series.size() && (next - 1) % 7 != 6; ++next) windows.add(series[next]);
+        windows.add(series[next++]);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("samples taken in pairs, in runs, give the bits of samples taken one by one") {
+    // Runs of every parity: a run's first sample odd or even in its window, a run of one,
+    // a pair left open at a run's end and closed by the next run or by add().
+    sampled_series<float, 2> series(22);
+    for (std::size_t k = 0; k < series.size(); ++k)
+        series[k] = {0.1f * float(k) + 1e-3f * float(k * k), 1e4f * std::sin(float(k))};
+    const std::vector<std::vector<std::uint32_t>> none = {{}, {}, {}},
+                                                  runs = {{1, 3, 2}, {2, 4}, {5, 1}};
+    const auto same = [](const auto& a, const auto& b) {
+        return std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(float)) == 0;
+    };
+    using summed = summary_windows<float, 2, metrics::summed_mean, metrics::extrema>;
+    using moments = summary_windows<float, 2, metrics::mean, metrics::std_dev>;
+    const auto summed_one_by_one = windows_in_runs<summed>(series, none);
+    CHECK(same(windows_in_runs<summed>(series, runs), summed_one_by_one));
+    CHECK(same(windows_in_runs<moments>(series, runs), windows_in_runs<moments>(series, none)));
+    // The windows hold the means: a pair's rounding is within the tolerance of the sum.
+    for (int v = 0; v < 2; ++v)
+        for (std::size_t w = 0; w < 3; ++w) {
+            double mean = 0;
+            for (std::size_t k = 7 * w + 1; k <= 7 * w + 7; ++k) mean += series[k][v] / 7.0;
+            CHECK(summed_one_by_one(w, v, 0) == doctest::Approx(mean).epsilon(1e-6));
+        }
 }

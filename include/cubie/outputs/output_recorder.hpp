@@ -24,6 +24,7 @@
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/step_counters.hpp"
+#include "cubie/core/unrecorded_nan.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/events/event_recorder.hpp"
 #include "cubie/outputs/output_layout.hpp"
@@ -169,10 +170,14 @@ class output_recorder {
 public:
     static constexpr bool records = layout::records;
     static constexpr output_schedule schedule = Schedule;
-    /// By step, summaries whose accumulators see each sample alone can be taken in runs.
-    static constexpr bool samples_in_runs = by_step && summarises_without_neighbours;
-    /// By step, saves without saved counters can be taken in runs (next_run()).
-    static constexpr bool saves_in_runs = by_step && layout::saves && !layout::saves_counters;
+    /// By step, summaries whose accumulators see each sample alone can be taken in runs
+    /// (next_run()), and saves without counters; neither with observables, which are only
+    /// ever evaluated at states found finite (a system's observables need not be defined
+    /// elsewhere).
+    static constexpr bool samples_in_runs =
+        by_step && summarises_without_neighbours && !layout::summarises_observables;
+    static constexpr bool saves_in_runs =
+        by_step && layout::saves_states && !layout::saves_observables && !layout::saves_counters;
     static constexpr bool records_in_runs = samples_in_runs || saves_in_runs;
 
     /// By time: for adaptive steps.
@@ -230,14 +235,16 @@ public:
     /// without checking finiteness between its outputs (take_in_run(), end_run()). A run
     /// that ends non-finite is taken again step by step from its start, with the checks:
     /// saves are written again with the same values up to the failure, and the run's later
-    /// saves are set NaN (after_failed_run()), as for any save not reached; samples go to
+    /// saves are set NaN (after_failed_run()), as for any save not reached; a run of
+    /// samples is ended first (end_run()), so the retake records none again: they went to
     /// a window the failure leaves unfinished, which is never written. Saves with counters
     /// are not taken in runs (their differences would have to be taken back); summaries
     /// whose accumulators see neighbours are not either (each sample finishes the last).
-    /// length 0 where the next output starts no run.
+    /// length 0 where the next output starts no run. Asked only while an output is due
+    /// before the last step, so n_steps > 0, and sample 0 (at t0) is taken.
     CUBIE_HD output_run next_run() const requires(records_in_runs) {
         const std::uint64_t never = time_grid<T>::never();
-        if (next_.n_steps == 0) return {};
+        assert(next_.n_steps > 0 && (!layout::summarises || next_sample_ > 0));
         std::uint64_t save = never, sample = never;
         if constexpr (layout::saves) save = targets_.saves.step_or_never(next_save_, next_.n_steps);
         if constexpr (layout::summarises)
@@ -245,7 +252,7 @@ public:
         if constexpr (saves_in_runs)
             if (save < sample) return run_of(targets_.saves, next_save_, save, sample, never, true);
         if constexpr (samples_in_runs)
-            if (sample < save && next_sample_ > 0)
+            if (sample < save)
                 return run_of(targets_.samples, next_sample_, sample, save,
                               windows_.samples_within_window(), false);
         return {};
@@ -279,6 +286,20 @@ public:
         else if constexpr (!Kind::saves && samples_in_runs)
             windows_.add_within(summarised(f, t, y), j);
     }
+    /// Samples j and j + 1 of a run of samples one step apart, at (t1, y1) and (t2, y2),
+    /// where sample j opens a pair (opens_pair()): the same as take_in_run() on each, at
+    /// less cost for accumulators that sum pairs (metrics/running_sum.hpp).
+    CUBIE_HD void take_pair_in_run(output_run_kind<false, true>, const right_hand_side<System>& f,
+                                   T t1, const state_t<System>& y1, T t2, const state_t<System>& y2,
+                                   std::uint32_t j) requires(samples_in_runs) {
+        windows_.add_pair_within(summarised(f, t1, y1), summarised(f, t2, y2), j);
+    }
+    /// Output j (from 0) of a run of samples one step apart is an odd one of its window,
+    /// which opens a pair with the next.
+    CUBIE_HD bool opens_pair(output_run_kind<false, true>, std::uint32_t j) const
+        requires(samples_in_runs) {
+        return windows_.opens_pair(j);
+    }
     /// The run's outputs are taken: the outputs due next are those after them.
     CUBIE_HD void end_run(const output_run& run) requires(records_in_runs) {
         if (run.saves) {
@@ -308,7 +329,7 @@ private:
     CUBIE_HD static std::uint64_t least(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
 
     /// The regular points of `grid` from point `index` on before the last step (k every_steps
-    /// < n_steps), every_steps > 0.
+    /// < n_steps).
     CUBIE_HD std::uint64_t regular_points_left(const time_grid<T>& grid,
                                                std::uint32_t index) const {
         const std::uint64_t k = std::uint64_t{grid.first_k} + index;
@@ -321,7 +342,7 @@ private:
     CUBIE_HD output_run run_of(const time_grid<T>& grid, std::uint32_t index, std::uint64_t first,
                                std::uint64_t other, std::uint64_t limit, bool saves) const {
         const std::uint64_t every = grid.every_steps;
-        if (every == 0) return {};
+        assert(every > 0);  // a fixed step's grids are whole numbers of steps (output_plan.hpp)
         std::uint64_t length = least(regular_points_left(grid, index), limit);
         if (other != time_grid<T>::never())
             length = least(length, (other - first + every - 1) / every);
@@ -386,7 +407,7 @@ private:
             assert((static_cast<int>(index) + 1) * targets_.rows_per_save <= targets_.saved.rows());
             T* const first_row = targets_.saved.column(trajectory_) +
                                  static_cast<std::size_t>(index) * targets_.save_offset;
-            const T nan = cuda::std::numeric_limits<T>::quiet_NaN();
+            const T nan = unrecorded_nan<T>();
             if constexpr (layout::saves_states) {
                 if (targets_.states_in_order) {
                     T* row = first_row;

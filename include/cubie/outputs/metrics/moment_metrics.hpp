@@ -35,22 +35,10 @@ struct root_mean_square {
     }
 };
 
-/// The mean off a compensated sum (running_sum.hpp): what `mean` is where no other metric of the
-/// same summaries reads the moments.
-struct summed_mean_value {
-    static constexpr const char* name = "mean";
-    template <class T>
-    CUBIE_HD static T of(const running_sum::state<T>& s) {
-        return running_sum::mean(s);
-    }
-};
-struct summed_mean : accumulator_reads<running_sum, summed_mean_value> {
-    static constexpr const char* name = "mean";
-};
-
-/// Read off the moments where std or rms is asked for too, else a summed_mean: a metric's
-/// `unshared` is its cheaper form for an accumulator no other metric reads
-/// (output_layout.hpp).
+/// Read off the moments where std or rms is asked for too, else a summed_mean
+/// (running_sum.hpp): a metric's `unshared` is its cheaper form for an accumulator no other
+/// metric reads, which summaries<...> takes (output_layout.hpp); summary_windows given
+/// `mean` itself keeps the moments.
 struct mean : accumulator_reads<moments, mean_value> {
     static constexpr const char* name = "mean";
     using unshared = summed_mean;
