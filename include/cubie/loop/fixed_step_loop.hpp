@@ -213,7 +213,8 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
                             std::uint32_t end = static_cast<std::uint32_t>(due);
                             for (std::uint32_t j = 0; j < run.length; ++j, end += run.every) {
                                 if constexpr (decltype(kind)::saves) {
-                                    // Two steps per iteration, after the odd one out.
+                                    // Two steps per iteration, after the odd one out
+                                    // (the while runs at most once).
 #if defined(__CUDA_ARCH__)
 #pragma unroll 1
 #endif
