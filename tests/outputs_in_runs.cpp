@@ -20,6 +20,7 @@
 #include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/core/unrecorded_nan.hpp"
+#include "cubie/outputs/output_recorder.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/solver/solver.hpp"
 #include "support/test_backend.hpp"
@@ -161,13 +162,22 @@ void check_same_ends(const Result& runs, const Result& one_by_one) {
     }
 }
 
+/// The recorder of a fixed-step solve of the oscillator with these outputs: whether it takes
+/// saves or samples in runs.
+template <class... Outputs>
+using oscillator_recorder =
+    output_recorder<output_schedule::by_step, catalogue::harmonic_oscillator<double>, Outputs...>;
+
 /// Saves taken in runs against the same saves one by one (saved counters keep a solve off
-/// runs), bit for bit, with the states selected by `saved`.
+/// runs), bit for bit, with the states selected by `saved`, saved every `save_every` (0.7:
+/// 7 steps, an odd step before each pair of steps; 1: 10 steps, pairs only).
 template <class Method>
-void check_saves_in_runs(const variable_selection& saved) {
+void check_saves_in_runs(const variable_selection& saved, double save_every) {
+    static_assert(oscillator_recorder<save_state>::saves_in_runs &&
+                  !oscillator_recorder<save_state, save_counters>::saves_in_runs);
     const oscillator_runs batch;
     auto s = batch.settings();
-    s.save_every = 0.7;
+    s.save_every = save_every;
     s.save_initial = s.save_final = true;
     s.saved_states = saved;
     using system = catalogue::harmonic_oscillator<double>;
@@ -189,6 +199,9 @@ void check_saves_in_runs(const variable_selection& saved) {
 template <class Method, class... Metrics>
 void check_samples_in_runs(double sample_every, double save_every,
                            std::initializer_list<const char*> rows) {
+    static_assert(oscillator_recorder<summaries<Metrics...>>::samples_in_runs &&
+                  oscillator_recorder<save_state, summaries<Metrics...>>::samples_in_runs &&
+                  !oscillator_recorder<summaries<Metrics..., metrics::peaks<1>>>::samples_in_runs);
     const oscillator_runs batch;
     auto s = batch.settings();
     s.sample_summaries_every = sample_every;
@@ -227,13 +240,16 @@ void check_samples_in_runs(double sample_every, double save_every,
 
 TEST_CASE("outputs taken in runs are the bits of the same outputs taken one by one") {
     SUBCASE("saves, classical_rk4, every state") {
-        check_saves_in_runs<classical_rk4>({});
+        check_saves_in_runs<classical_rk4>({}, 0.7);
+    }
+    SUBCASE("saves every 10 steps, classical_rk4, every state") {
+        check_saves_in_runs<classical_rk4>({}, 1.0);
     }
     SUBCASE("saves, tsit5 (FSAL), v alone") {
-        check_saves_in_runs<tsit5>({"v"});
+        check_saves_in_runs<tsit5>({"v"}, 0.7);
     }
     SUBCASE("saves, classical_rk4, v before x") {
-        check_saves_in_runs<classical_rk4>({"v", "x"});
+        check_saves_in_runs<classical_rk4>({"v", "x"}, 0.7);
     }
     const std::initializer_list<const char*> summed = {"x.mean", "x.max", "x.min",
                                                        "v.mean", "v.max", "v.min"},

@@ -241,6 +241,7 @@ struct summary_windows {
     /// accumulator with add_pair() as a pair, with the bits of two add_within() calls.
     CUBIE_HD void add_pair_within(const vector<T, NVariables>& x1, const vector<T, NVariables>& x2,
                                   std::uint32_t j) {
+        assert(opens_pair(j));
         static_for<n_accumulators>([&](auto a) {
             using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
             if constexpr (!A::needs_neighbours) {
