@@ -181,8 +181,8 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
                 // H100, 2^20) took 2.80 times the final-only kernel summarised every step,
                 // 1.39 in runs (the mean then a plain sum); 1.24 saving every 10 steps, 1.18
                 // in runs. Two steps per iteration between saves, and samples one step apart
-                // taken in pairs, brought saves from 1.22 to 1.12 and summaries (the mean a
-                // compensated sum) from 1.58 to 1.42 on an H200 (bench/RESULTS.md).
+                // taken in pairs, brought saves from 1.22 to 1.11 and summaries (the mean a
+                // compensated sum) from 1.58 to 1.42 on an H200 at 2^20 (bench/RESULTS.md).
                 if (const auto run = recorder.next_run(); run.length > 1) {
                     const state_t<System> y_run = y;
                     [[maybe_unused]] const state_t<System> dydt_run = dydt;
@@ -213,7 +213,8 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
                             std::uint32_t end = static_cast<std::uint32_t>(due);
                             for (std::uint32_t j = 0; j < run.length; ++j, end += run.every) {
                                 if constexpr (decltype(kind)::saves) {
-                                    // Two steps per iteration, after the odd one out.
+                                    // Two steps per iteration, after the odd one out
+                                    // (the while runs at most once).
 #if defined(__CUDA_ARCH__)
 #pragma unroll 1
 #endif
@@ -226,9 +227,9 @@ CUBIE_HD status fixed_step_loop(const integration_settings<Algorithm, Controller
                                         unchecked_step(k + 1);
                                     }
                                 } else {
-                                    // One: unrolled by two here as well, the kernel
-                                    // summarising RK4 on Lorenz every step (other code)
-                                    // ran 5% longer.
+                                    // One step per iteration: unrolled by two here as
+                                    // well, the kernel summarising RK4 on Lorenz every
+                                    // step ran 5% longer, though it never comes here.
 #if defined(__CUDA_ARCH__)
 #pragma unroll 1
 #endif

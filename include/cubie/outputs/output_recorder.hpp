@@ -258,9 +258,9 @@ public:
         return {};
     }
     /// Calls visit(kind) with the kind of `run` as a type (output_run_kind), so that the
-    /// loop keeps a copy of its steps for each: samples one step apart take their step
-    /// without a loop around it (summaries of RK4 on Lorenz sampled every step, the mean a plain
-    /// sum: 2.53 to 2.31 ms at 2^20 on an H100, bench/RESULTS.md).
+    /// loop keeps a copy of its steps for each: saves two steps per iteration, samples one
+    /// step apart in pairs without an inner loop (take_pair_in_run()), other samples a step
+    /// per iteration (bench/RESULTS.md).
     template <class Visit>
     CUBIE_HD void visit_run(const output_run& run, Visit&& visit) const requires(records_in_runs) {
         if constexpr (saves_in_runs) {

@@ -241,20 +241,17 @@ struct summary_windows {
     /// accumulator with add_pair() as a pair, with the bits of two add_within() calls.
     CUBIE_HD void add_pair_within(const vector<T, NVariables>& x1, const vector<T, NVariables>& x2,
                                   std::uint32_t j) {
-        static_for<n_accumulators>([&](auto a) {
-            using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
+        assert(opens_pair(j));
+        for_each_state([&](auto accumulator, auto& state, int v) {
+            using A = typename decltype(accumulator)::type;
             if constexpr (!A::needs_neighbours) {
-                CUBIE_UNROLL
-                for (int v = 0; v < NVariables; ++v) {
-                    auto& state = cuda::std::get<decltype(a)::value>(states_)[v];
-                    const metrics::sample<T> first = sample_within(x1[v], j);
-                    const metrics::sample<T> second = sample_within(x2[v], j + 1);
-                    if constexpr (requires { A::add_pair(state, first, second); }) {
-                        A::add_pair(state, first, second);
-                    } else {
-                        A::add(state, first);
-                        A::add(state, second);
-                    }
+                const metrics::sample<T> first = sample_within(x1[v], j);
+                const metrics::sample<T> second = sample_within(x2[v], j + 1);
+                if constexpr (requires { A::add_pair(state, first, second); }) {
+                    A::add_pair(state, first, second);
+                } else {
+                    A::add(state, first);
+                    A::add(state, second);
                 }
             }
         });
@@ -290,24 +287,29 @@ private:
     }
 
     CUBIE_HD void reset_accumulators() {
-        static_for<n_accumulators>([&](auto a) {
-            using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
-            CUBIE_UNROLL
-            for (int v = 0; v < NVariables; ++v)
-                A::reset(cuda::std::get<decltype(a)::value>(states_)[v]);
-        });
+        for_each_state(
+            [](auto accumulator, auto& state, int) { decltype(accumulator)::type::reset(state); });
     }
 
     /// Adds sample_of(v) to every accumulator whose needs_neighbours is Neighbours.
     template <bool Neighbours, class SampleOf>
     CUBIE_HD void add_to(const SampleOf& sample_of) {
+        for_each_state([&](auto accumulator, auto& state, int v) {
+            using A = typename decltype(accumulator)::type;
+            if constexpr (A::needs_neighbours == Neighbours) A::add(state, sample_of(v));
+        });
+    }
+
+    /// visit(accumulator, state, v) for each accumulator A, as cuda::std::type_identity<A>,
+    /// and each variable v, with A's state of v.
+    template <class Visit>
+    CUBIE_HD void for_each_state(Visit&& visit) {
         static_for<n_accumulators>([&](auto a) {
             using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
-            if constexpr (A::needs_neighbours == Neighbours) {
-                CUBIE_UNROLL
-                for (int v = 0; v < NVariables; ++v)
-                    A::add(cuda::std::get<decltype(a)::value>(states_)[v], sample_of(v));
-            }
+            CUBIE_UNROLL
+            for (int v = 0; v < NVariables; ++v)
+                visit(cuda::std::type_identity<A>{}, cuda::std::get<decltype(a)::value>(states_)[v],
+                      v);
         });
     }
 

@@ -15,8 +15,9 @@
 // samples (tests/summary_windows.cpp). A loop that takes samples two by two hands them over
 // together (add_pair()); one by one, the odd sample waits for the even one (add()), so that
 // the sum has the same bits either way. Unlike Welford's mean, a sum can overflow: where a
-// window's samples add up past the largest finite value (in float, 2^20 samples of 1e33),
-// as where a sample is infinite, the mean is NaN.
+// window's samples, or two consecutive ones, add up past the largest finite value (in
+// float, 2^20 samples of 1e33; or 2e38 twice), as where a sample is infinite, the mean is
+// NaN.
 //
 // summed_mean is the metric that reads it: what `mean` becomes where no other metric of the
 // same summaries reads the moments (moment_metrics.hpp).
