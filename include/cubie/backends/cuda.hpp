@@ -39,9 +39,12 @@
 
 namespace cubie::backends {
 
+/// Task::lanes consecutive threads per trajectory: a tile of a warp, whole in every block
+/// (block sizes are multiples of the lanes), all of its lanes in or out together.
 template <class Task>
 __global__ void trajectory_kernel(Task task) {
-    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t i = thread / Task::lanes;
     if (i < task.n_trajectories) task(i);
 }
 
@@ -144,6 +147,7 @@ struct cuda {
              AfterChunk&& after_chunk) const {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
+        check_block_size(Task::lanes);
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
@@ -188,6 +192,16 @@ private:
         if (!(memory_fraction > 0 && memory_fraction <= 1))
             invalid_setting("backends::cuda::memory_fraction", memory_fraction,
                             "must lie in (0, 1]");
+    }
+
+    /// 0 (chosen from the occupancy API), or a block the device can launch holding whole
+    /// tiles of the lanes that integrate one trajectory.
+    void check_block_size(int lanes) const {
+        if (block_size < 0 || block_size > 1024 || block_size % lanes != 0)
+            invalid_setting("backends::cuda::block_size", block_size,
+                            "must be 0 (chosen from the occupancy) or up to 1024 threads, a "
+                            "multiple of the method's " +
+                                std::to_string(lanes) + " lane(s) per trajectory");
     }
 
     static int device_count() {
@@ -326,10 +340,11 @@ private:
 
         const std::size_t n = inputs.n_trajectories;
         chunk = std::min(chunk, part.count);
-        const int threads = threads_for(trajectory_kernel<Task>, chunk, properties);
+        const int threads = threads_for(trajectory_kernel<Task>, chunk * Task::lanes, properties);
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
         report.kernel = describe_kernel(trajectory_kernel<Task>, configuration, threads,
-                                        (chunk + threads - 1) / threads, properties);
+                                        (chunk * Task::lanes + threads - 1) / threads, properties);
+        report.kernel.lanes_per_trajectory = Task::lanes;
         report.kernel.chunks = 0;
         report.kernel.milliseconds = 0;
 
@@ -417,8 +432,8 @@ private:
             task.bind(arrays, input_stride, output_stride);
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
-            trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads, 0,
-                                stream>>>(task);
+            trajectory_kernel<<<static_cast<unsigned>((count * Task::lanes + threads - 1) / threads),
+                                threads, 0, stream>>>(task);
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
             ++report.kernel.chunks;

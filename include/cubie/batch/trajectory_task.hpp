@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/batch/result_fields.hpp"
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
@@ -64,6 +65,9 @@ struct trajectory_task {
     using controller = Controller;
     using system_type = System;
     using layout = output_layout<System, Outputs...>;
+    /// Threads per trajectory on the device (algorithms/on_lanes.hpp): consecutive ones,
+    /// each running operator() for the same index and storing the same outputs.
+    static constexpr int lanes = lanes_per_trajectory<Algorithm>;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;

@@ -20,6 +20,7 @@
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
@@ -233,5 +234,31 @@ private:
     vector<int, R> position_{};   ///< dense_lu's row position of each row: a pivot's, its step
     vector<int, N> pivot_row_{};  ///< the row chosen at step k
 };
+
+namespace detail {
+
+/// dense_lu behind cooperative_lu's calls: one lane holds every row.
+template <class T, int N>
+class one_lane_lu : public dense_lu<T, N> {
+public:
+    using rows_type = typename dense_lu<T, N>::matrix;
+    using part = vector<T, N>;
+    template <lane_group Group>
+    CUBIE_HD bool factor(const Group&, const rows_type& rows) {
+        return dense_lu<T, N>::factor(rows);
+    }
+    template <lane_group Group>
+    CUBIE_HD void solve(const Group&, part& b) const {
+        dense_lu<T, N>::solve(b);
+    }
+};
+
+}  // namespace detail
+
+/// The LU a group of lanes factors with, called as cooperative_lu is: cooperative_lu on
+/// several lanes, dense_lu's own (row-exchanging) code on one, with the same results.
+template <class T, int N, lane_group Group>
+using lane_lu = cuda::std::conditional_t<Group::size == 1, detail::one_lane_lu<T, N>,
+                                         cooperative_lu<T, N, Group>>;
 
 }  // namespace cubie

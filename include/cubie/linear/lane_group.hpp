@@ -54,6 +54,10 @@ struct tile_lanes {
     static constexpr int size = G;
     cooperative_groups::thread_block_tile<G> tile;
 
+    /// The tile of the calling thread: threads G r to G r + G - 1 of its block.
+    __device__ static tile_lanes of_this_thread() {
+        return {cooperative_groups::tiled_partition<G>(cooperative_groups::this_thread_block())};
+    }
     __device__ int lane() const { return static_cast<int>(tile.thread_rank()); }
     template <class T>
     __device__ T broadcast(T value, int from) const {

@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/algorithms/stepper.hpp"
 #include "cubie/backends/automatic.hpp"
 #include "cubie/backends/backend.hpp"
@@ -175,7 +176,10 @@ public:
 #endif
 
 private:
-    using task_type = trajectory_task<Algorithm, Controller, System, Outputs...>;
+    /// The method as the batch takes it: on as many lanes per trajectory as its mapping
+    /// gives (algorithms/on_lanes.hpp).
+    using mapped = mapped_algorithm<System, Algorithm>;
+    using task_type = trajectory_task<mapped, Controller, System, Outputs...>;
 
     /// The per-trajectory work and the outputs' plan, from validated settings and inputs
     /// (throws before any allocation when either is wrong).
@@ -185,7 +189,7 @@ private:
     };
     prepared_solve prepare(const batch_inputs<value_type>& inputs,
                            const settings_type& settings) const {
-        const auto integration = make_integration_settings<Algorithm, Controller, System>(settings);
+        const auto integration = make_integration_settings<mapped, Controller, System>(settings);
         check_sizes(inputs);
         plan_type outputs = plan(settings);
         task_type task{system_, integration, inputs.n_trajectories, outputs.targets};
