@@ -51,9 +51,10 @@ int main(int argc, char** argv) {
         for (const std::string& name : methods)
             if (std::none_of(std::begin(all_methods), std::end(all_methods),
                              [&](const auto& m) { return m.first == name; }))
-                throw std::invalid_argument("unknown method '" + name +
-                                            "' (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, rosenbrock/G for G "
-                                            "= 1, 4, 8, 16, 32)");
+                throw std::invalid_argument(
+                    "unknown method '" + name +
+                    "' (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, rosenbrock/G for G "
+                    "= 1, 4, 8, 16, 32)");
     };
     if (!bench::parse_flags(argc, argv,
                             {{"--log2n", [&](const std::string& v) { log2n = std::stoi(v); }},
@@ -84,17 +85,17 @@ int main(int argc, char** argv) {
             "%.2e tolerances\n\n",
             disagreement);
         std::printf("%-13s %-6s %5s %10s %10s %10s %8s %5s %6s %5s %8s %8s %8s %8s %9s %9s\n",
-                    "method", "T", "lanes", "kernel ms", "solve ms", "host ms", "speedup", "regs", "local", "fail",
-                    "steps", "rejected", "newton", "linear", "err med", "err max");
+                    "method", "T", "lanes", "kernel ms", "solve ms", "host ms", "speedup", "regs",
+                    "local", "fail", "steps", "rejected", "newton", "linear", "err med", "err max");
         for (const auto& [name, method] : all_methods) {
             if (std::find(methods.begin(), methods.end(), name) == methods.end()) continue;
             for (const stiff_bench::row& r : method(s)) {
                 std::printf(
                     "%-13s %-6s %5d %10.2f %10.2f %10.1f %8.1f %5d %6zu %5zu %8.1f %8.1f "
                     "%8.1f %8.1f %9.3f %9.3f\n",
-                    r.method.c_str(), r.precision.c_str(), r.lanes, r.kernel_ms, r.solve_ms, r.host_ms,
-                    r.host_ms / r.solve_ms, r.registers, r.local_bytes, r.failures, r.steps,
-                    r.rejected, r.newton, r.linear, r.error_median, r.error_max);
+                    r.method.c_str(), r.precision.c_str(), r.lanes, r.kernel_ms, r.solve_ms,
+                    r.host_ms, r.host_ms / r.solve_ms, r.registers, r.local_bytes, r.failures,
+                    r.steps, r.rejected, r.newton, r.linear, r.error_median, r.error_max);
                 if (host && r.host_failures != r.failures)
                     std::printf("  (host backend: %zu failures)\n", r.host_failures);
                 std::fflush(stdout);

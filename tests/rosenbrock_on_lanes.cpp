@@ -62,8 +62,8 @@ struct on_team : Algorithm {
         Algorithm::step(team, f, t, dt, y, dydt, y_new, dydt_new, report);
     }
     template <class F, class State, int N, class T = typename F::value_type>
-    static T step_with_error(const F& f, T t, T dt, const State& y, const State& dydt,
-                             State& y_new, State& dydt_new, const tolerances<T, N>& tol,
+    static T step_with_error(const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+                             State& dydt_new, const tolerances<T, N>& tol,
                              implicit_step_report& report) {
         return Algorithm::step_with_error(team, f, t, dt, y, dydt, y_new, dydt_new, tol, report);
     }
@@ -130,8 +130,8 @@ TEST_CASE_TEMPLATE("rodas5p on 2 to 32 lanes: adaptive Pollution bit for bit", T
     check_team_integration<rodas5p, 32>(s, T(0.35));
 }
 
-TEST_CASE_TEMPLATE("rosenbrock23 on 4 and 16 lanes: adaptive and fixed steps bit for bit", T,
-                   float, double) {
+TEST_CASE_TEMPLATE("rosenbrock23 on 4 and 16 lanes: adaptive and fixed steps bit for bit", T, float,
+                   double) {
     check_team_integration<rosenbrock23, 4>(pollution_settings<T, pi_controller>(1e-4), T(0.35));
     check_team_integration<rosenbrock23, 16>(pollution_settings<T, pi_controller>(1e-4), T(3.5));
     auto fixed = pollution_settings<T, fixed_step>(0);
@@ -161,7 +161,8 @@ TEST_CASE("the host backend integrates on one thread whatever the mapping: the s
     const auto s = pollution_settings<double, pi_controller>(1e-7);
     std::vector<double> y0, k1{0.035, 0.35, 3.5};
     for (int v = 0; v < pollution<double>::n_states; ++v)
-        for (std::size_t i = 0; i < k1.size(); ++i) y0.push_back(pollution<double>::default_state[v]);
+        for (std::size_t i = 0; i < k1.size(); ++i)
+            y0.push_back(pollution<double>::default_state[v]);
     const auto a = lanes.solve({k1.size(), y0, k1}, s, backends::host{});
     const auto b = thread.solve({k1.size(), y0, k1}, s, backends::host{});
     CHECK(a.final_states == b.final_states);
@@ -178,7 +179,8 @@ batch_result<T> pollution_sweep(double tol) {
     std::vector<T> y0, k1;
     for (int v = 0; v < pollution<T>::n_states; ++v)
         for (std::size_t i = 0; i < n; ++i) y0.push_back(T(pollution<double>::default_state[v]));
-    for (std::size_t i = 0; i < n; ++i) k1.push_back(T(0.035 * std::pow(100.0, double(i) / (n - 1))));
+    for (std::size_t i = 0; i < n; ++i)
+        k1.push_back(T(0.035 * std::pow(100.0, double(i) / (n - 1))));
     const solver<pollution<T>, Algorithm, pi_controller> s;
     return s.solve({n, y0, k1}, pollution_settings<T, pi_controller>(tol), backends::cuda{});
 }
@@ -191,7 +193,8 @@ void check_against_one_thread(double tol) {
     const batch_result<T> lanes = pollution_sweep<T, Lanes>(tol);
     const batch_result<T> thread = pollution_sweep<T, on_lanes<rodas5p, 1>>(tol);
     REQUIRE(lanes.kernel.has_value());
-    CHECK(lanes.kernel->lanes_per_trajectory == lanes_per_trajectory<mapped_algorithm<pollution<T>, Lanes>>);
+    CHECK(lanes.kernel->lanes_per_trajectory ==
+          lanes_per_trajectory<mapped_algorithm<pollution<T>, Lanes>>);
     CHECK(thread.kernel->lanes_per_trajectory == 1);
     for (std::size_t i = 0; i < lanes.n_trajectories; ++i) {
         CAPTURE(i);

@@ -50,8 +50,8 @@ struct on_lanes : Algorithm {
                               State& y_new, State& dydt_new, implicit_step_report& report) {
 #if defined(__CUDA_ARCH__)
         if constexpr (Lanes > 1) {
-            Algorithm::step(tile_lanes<Lanes>::of_this_thread(), f, t, dt, y, dydt, y_new,
-                            dydt_new, report);
+            Algorithm::step(tile_lanes<Lanes>::of_this_thread(), f, t, dt, y, dydt, y_new, dydt_new,
+                            report);
             return;
         }
 #endif
@@ -93,7 +93,8 @@ constexpr int automatic_lanes(int n_states) {
 namespace detail {
 template <class System, class Algorithm>
 struct mapped {
-    static constexpr int lanes = is_cooperative<Algorithm>() ? automatic_lanes(System::n_states) : 1;
+    static constexpr int lanes =
+        is_cooperative<Algorithm>() ? automatic_lanes(System::n_states) : 1;
     using type = cuda::std::conditional_t<(lanes > 1), on_lanes<Algorithm, lanes>, Algorithm>;
 };
 template <class System, class Algorithm, int Lanes>

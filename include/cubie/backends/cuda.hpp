@@ -432,7 +432,8 @@ private:
             task.bind(arrays, input_stride, output_stride);
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
-            trajectory_kernel<<<static_cast<unsigned>((count * Task::lanes + threads - 1) / threads),
+            trajectory_kernel<<<static_cast<unsigned>((count * Task::lanes + threads - 1) /
+                                                      threads),
                                 threads, 0, stream>>>(task);
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());

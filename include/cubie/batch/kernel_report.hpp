@@ -31,8 +31,8 @@ struct kernel_report {
                       "memory, %d threads x %zu blocks, %d blocks per multiprocessor, occupancy "
                       "%.0f%%, %.3f ms in %zu chunk%s on %d device%s",
                       configuration.c_str(), lanes_per_trajectory,
-                      lanes_per_trajectory == 1 ? "" : "s", registers, local_bytes, block_size, blocks,
-                      blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
+                      lanes_per_trajectory == 1 ? "" : "s", registers, local_bytes, block_size,
+                      blocks, blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
                       chunks == 1 ? "" : "s", devices, devices == 1 ? "" : "s");
         return text;
     }
