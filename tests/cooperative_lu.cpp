@@ -1,7 +1,7 @@
-// cooperative_lu against dense_lu, bit for bit: with one lane (the thread-per-trajectory
-// case) and with teams of 2 to 8 host threads standing in for a tile's lanes, on integer
-// matrices, random real ones across many magnitudes, singular ones, and ones holding NaN
-// or Inf (support/lu_test_matrices.hpp).
+// cooperative_lu against dense_lu, bit for bit: with one lane (single_lane) and with teams
+// of 2 to 8 host threads standing in for a tile's lanes, on integer matrices, random real
+// ones across many magnitudes, singular ones, and ones holding NaN or Inf
+// (support/lu_test_matrices.hpp).
 
 #include <doctest/doctest.h>
 

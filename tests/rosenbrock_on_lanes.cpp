@@ -175,7 +175,7 @@ namespace {
 /// Pollution over k1 in [0.035, 3.5] on the cuda backend with Algorithm, as the solver maps it.
 template <class T, class Algorithm>
 batch_result<T> pollution_sweep(double tol) {
-    constexpr std::size_t n = 200;  // not a multiple of a block: the last block's tiles idle
+    constexpr std::size_t n = 200;
     std::vector<T> y0, k1;
     for (int v = 0; v < pollution<T>::n_states; ++v)
         for (std::size_t i = 0; i < n; ++i) y0.push_back(T(pollution<double>::default_state[v]));

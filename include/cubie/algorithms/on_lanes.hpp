@@ -11,11 +11,17 @@
 // values; the method's work that grows with the system's size beyond the right-hand side
 // (the rows of the Jacobian, its LU, the stages) is dealt out to the lanes, which meet at
 // warp shuffles. A 20-state stiff system's dense Jacobian and LU (400 elements) do not fit
-// one thread's registers; dealt out to 4 lanes, each holds 5 rows. Methods that can do so
-// say `cooperative = true` and take a lane group first in their step functions (rosenbrock).
+// one thread's registers; dealt out to 4 lanes, each lane factors 5 rows (every lane still
+// evaluates J whole, and keeps its rows). Methods that can do so say `cooperative = true`
+// and take a lane group first in their step functions (rosenbrock).
 //
 // The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
 // changes nothing there. On the device every lane of a tile stores the same outputs.
+//
+// On the device, on_lanes<Algorithm, G > 1> takes its tile from the calling thread's place
+// in its block (tile_lanes::of_this_thread): it expects the batch kernel's layout, G
+// consecutive threads of a block per trajectory, all of them integrating it to the end.
+// A kernel of one's own that calls integrate() per thread takes the plain method.
 
 #include <cuda/std/type_traits>
 
@@ -80,9 +86,10 @@ inline constexpr int lanes_per_trajectory<on_lanes<Algorithm, Lanes>> = Lanes;
 /// The lanes a cooperative method takes for a system of n states when the mapping is not
 /// given: one thread up to 8 states, whose Jacobian and LU still fit its registers, then
 /// from 4 lanes up, enough that each holds at most 5 rows of them, up to a warp. Measured
-/// on Pollution (20 states, H200, bench/RESULTS.md): 4 lanes (5 rows each) ran fastest or
-/// within 9% of it for rosenbrock23 and rodas5p in float and double; 16 and 32 lanes ran
-/// slower than one thread, every lane evaluating f and J whole.
+/// on Pollution (20 states, H200, bench/RESULTS.md): 4 lanes (5 rows each) ran fastest for
+/// rosenbrock23 in float and double and rodas5p in float; rodas5p in double took 14% less
+/// time on 8 lanes at 2^20. 16 and 32 lanes ran slower than 4 in every case, every lane
+/// evaluating f and J whole.
 constexpr int automatic_lanes(int n_states) {
     if (n_states <= 8) return 1;
     int lanes = 4;

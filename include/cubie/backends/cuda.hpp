@@ -1,5 +1,6 @@
 #pragma once
-// CUDA backend: one thread per trajectory, on one device or several. A batch goes through
+// CUDA backend: one thread per trajectory (or a tile of lanes of a warp: the method's
+// mapping, algorithms/on_lanes.hpp), on one device or several. A batch goes through
 // in chunks that fit each device's memory budget (one chunk when it fits): each chunk's
 // inputs are copied to the device (or read in place when they are in device memory), one
 // kernel integrates them, and its outputs are copied back into their place in the result

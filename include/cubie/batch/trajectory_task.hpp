@@ -2,8 +2,8 @@
 // The work of one trajectory inside a batch: gather its inputs from [variable][trajectory]
 // arrays, integrate while recording the requested outputs, scatter its final state.
 // Backends bind the arrays (host or device memory) and call the task once per trajectory
-// index, a GPU thread each or an OpenMP iteration each; consecutive indices touch
-// consecutive addresses, so a warp's accesses coalesce.
+// index, a GPU thread each (or `lanes` threads each) or an OpenMP iteration each;
+// consecutive indices touch consecutive addresses, so a warp's accesses coalesce.
 
 #include <cstddef>
 #include <cstdint>

@@ -13,6 +13,10 @@
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
 // compiled. Final states, statuses and step counts always come back.
 //
+// On the cuda backend, the Rosenbrock methods integrate each trajectory of a system of more
+// than 8 states on several lanes of a warp (algorithms/on_lanes.hpp: on_lanes<Method, G>
+// names the lanes, on_lanes<Method, 1> keeps one thread).
+//
 // solve() validates the settings and the input sizes before any work; a bad value throws
 // std::invalid_argument naming it. Trajectories that fail report a status and leave the
 // others untouched.
