@@ -13,8 +13,8 @@
 //   stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host] [--methods a,b,...]
 //
 // --methods runs only the named ones (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, each as
-// the solver maps it; rosenbrock/G for G = 1, 4, 8, 16, 32: rosenbrock23 and rodas5p on G
-// lanes per trajectory). Without it, the four methods as mapped.
+// the solver maps it; lanes/G for G = 1, 4, 8, 16, 32: rosenbrock23, rodas5p and kvaerno5
+// on G lanes per trajectory). Without it, the four methods as mapped.
 
 #include <cuda_runtime_api.h>
 
@@ -41,11 +41,11 @@ int main(int argc, char** argv) {
                          {"rodas5p", &stiff_bench::run_rodas5p},
                          {"kvaerno5", &stiff_bench::run_kvaerno5},
                          {"radau_iia_5", &stiff_bench::run_radau_iia_5},
-                         {"rosenbrock/1", &stiff_bench::run_rosenbrock_on_lanes<1>},
-                         {"rosenbrock/4", &stiff_bench::run_rosenbrock_on_lanes<4>},
-                         {"rosenbrock/8", &stiff_bench::run_rosenbrock_on_lanes<8>},
-                         {"rosenbrock/16", &stiff_bench::run_rosenbrock_on_lanes<16>},
-                         {"rosenbrock/32", &stiff_bench::run_rosenbrock_on_lanes<32>}};
+                         {"lanes/1", &stiff_bench::run_on_lanes<1>},
+                         {"lanes/4", &stiff_bench::run_on_lanes<4>},
+                         {"lanes/8", &stiff_bench::run_on_lanes<8>},
+                         {"lanes/16", &stiff_bench::run_on_lanes<16>},
+                         {"lanes/32", &stiff_bench::run_on_lanes<32>}};
     std::vector<std::string> methods;
     for (const auto& m : all_methods)
         if (m.first.find('/') == std::string::npos) methods.push_back(m.first);
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
                              [&](const auto& m) { return m.first == name; }))
                 throw std::invalid_argument(
                     "unknown method '" + name +
-                    "' (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, rosenbrock/G for G "
+                    "' (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, lanes/G for G "
                     "= 1, 4, 8, 16, 32)");
     };
     if (!bench::parse_flags(argc, argv,

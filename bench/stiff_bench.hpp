@@ -151,9 +151,20 @@ std::vector<row> run_rosenbrock23(const sweep& s);
 std::vector<row> run_rodas5p(const sweep& s);
 std::vector<row> run_kvaerno5(const sweep& s);
 std::vector<row> run_radau_iia_5(const sweep& s);
-/// rosenbrock23 and rodas5p on Lanes lanes per trajectory (stiff_lanes.cu: 1, 4, 8, 16, 32).
+/// rosenbrock23, rodas5p and kvaerno5 on Lanes lanes per trajectory (stiff_lanes.cu: 1, 4,
+/// 8, 16, 32).
 template <int Lanes>
-std::vector<row> run_rosenbrock_on_lanes(const sweep& s);
+std::vector<row> run_on_lanes(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<1>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<4>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<8>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<16>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<32>(const sweep& s);
 
 /// The float64 reference final states: rodas5p at rtol 1e-10, atol 1e-14 (stiff_reference.cu),
 /// and the largest difference to the same solve by kvaerno5, in units of the timing

@@ -13,7 +13,7 @@
 // warp shuffles. A 20-state stiff system's dense Jacobian and LU (400 elements) do not fit
 // one thread's registers; dealt out to 4 lanes, each lane factors 5 rows (every lane still
 // evaluates J whole, and keeps its rows). Methods that can do so say `cooperative = true`
-// and take a lane group first in their step functions (rosenbrock).
+// and take a lane group first in their step functions: rosenbrock, and dirk with direct_lu.
 //
 // The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
 // changes nothing there. On the device every lane of a tile stores the same outputs.

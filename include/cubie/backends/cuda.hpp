@@ -86,8 +86,10 @@ struct cuda {
     static constexpr std::size_t chunks_in_flight = 4;
 
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
-    /// of every device, and no larger than the pipeline's chunks.
-    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory) const {
+    /// of every device, and no larger than the pipeline's chunks; a wave is counted in
+    /// trajectories of `lanes` threads each.
+    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory,
+                               int lanes = 1) const {
         check_memory_fraction();
         const std::vector<int> chosen = chosen_devices();
         std::size_t wave = 0, fits = wanted;  // the largest wave; what every budget holds
@@ -99,8 +101,8 @@ struct cuda {
                 cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
             CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(
                 &threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-            wave = std::max(wave,
-                            std::size_t(multiprocessors) * std::size_t(threads_per_multiprocessor));
+            wave = std::max(wave, std::size_t(multiprocessors) *
+                                      std::size_t(threads_per_multiprocessor) / std::size_t(lanes));
             std::size_t free_bytes = 0, total_bytes = 0;
             CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
             const double budget = memory_fraction * double(free_bytes);
@@ -133,6 +135,17 @@ struct cuda {
         int current = 0;
         CUBIE_CUDA_CHECK(cudaGetDevice(&current));
         return current;
+    }
+
+    /// The block size, checked against a method's lanes per trajectory (the solver asks
+    /// before it touches the result): 0 (chosen from the occupancy API), or a block the
+    /// device can launch holding whole tiles of the lanes that integrate one trajectory.
+    void check_block_size(int lanes) const {
+        if (block_size < 0 || block_size > 1024 || block_size % lanes != 0)
+            invalid_setting("backends::cuda::block_size", block_size,
+                            "must be 0 (chosen from the occupancy) or up to 1024 threads, a "
+                            "multiple of the method's " +
+                                std::to_string(lanes) + " lane(s) per trajectory");
     }
 
     /// Integrates the batch `chunk` trajectories at a time into `result`: a batch_result
@@ -193,16 +206,6 @@ private:
         if (!(memory_fraction > 0 && memory_fraction <= 1))
             invalid_setting("backends::cuda::memory_fraction", memory_fraction,
                             "must lie in (0, 1]");
-    }
-
-    /// 0 (chosen from the occupancy API), or a block the device can launch holding whole
-    /// tiles of the lanes that integrate one trajectory.
-    void check_block_size(int lanes) const {
-        if (block_size < 0 || block_size > 1024 || block_size % lanes != 0)
-            invalid_setting("backends::cuda::block_size", block_size,
-                            "must be 0 (chosen from the occupancy) or up to 1024 threads, a "
-                            "multiple of the method's " +
-                                std::to_string(lanes) + " lane(s) per trajectory");
     }
 
     static int device_count() {

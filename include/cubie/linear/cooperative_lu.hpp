@@ -26,6 +26,7 @@
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/lane_group.hpp"
+#include "cubie/linear/lane_parts.hpp"
 
 namespace cubie {
 
@@ -105,7 +106,11 @@ public:
     /// Solves A x = b with the last successful factorisation: b holds the lane's elements of
     /// the right-hand side (equations lane() + m G) and becomes its elements of x (unknowns
     /// lane() + m G).
-    CUBIE_HD void solve(const Group& g, part& b) const {
+    CUBIE_HD void solve(const Group& g, part& b) const { b = own_part(g, solve_whole(g, b)); }
+
+    /// The same, returning the whole of x on every lane (the back substitution gives every
+    /// lane every unknown); b is left in an unspecified state.
+    CUBIE_HD vector<T, N> solve_whole(const Group& g, part& b) const {
         const int lane = g.lane();
         // Forward: equation by equation in pivot order, L's column k from the later ones.
         for_each_step([&](int k) {
@@ -119,7 +124,6 @@ public:
         // Backward: unknown k from the pivot row of step k, the later unknowns in ascending
         // order as dense_lu sums them; every lane keeps every unknown.
         vector<T, N> x{};
-        part solution{};
         for_each_step([&](int r) {
             const int k = N - 1 - r;
             const int owner = pivot_row_[k] % G, mine = pivot_row_[k] / G;
@@ -135,11 +139,8 @@ public:
                 }
             }
             x[k] = g.broadcast(xk, owner);
-            // The lane's own unknowns, at constant indices (x[row_of(lane, m)] would put x
-            // in local memory); b holds right-hand sides still to be read.
-            if (k % G == lane) solution[k / G] = x[k];
         });
-        b = solution;
+        return x;
     }
 
 private:
@@ -250,6 +251,11 @@ public:
     template <lane_group Group>
     CUBIE_HD void solve(const Group&, part& b) const {
         dense_lu<T, N>::solve(b);
+    }
+    template <lane_group Group>
+    CUBIE_HD vector<T, N> solve_whole(const Group&, part& b) const {
+        dense_lu<T, N>::solve(b);
+        return b;
     }
 };
 

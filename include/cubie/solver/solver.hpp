@@ -13,9 +13,10 @@
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
 // compiled. Final states, statuses and step counts always come back.
 //
-// On the cuda backend, the Rosenbrock methods integrate each trajectory of a system of more
-// than 8 states on several lanes of a warp (algorithms/on_lanes.hpp: on_lanes<Method, G>
-// names the lanes, on_lanes<Method, 1> keeps one thread).
+// On the cuda backend, the Rosenbrock methods and the DIRK methods with direct_lu integrate
+// each trajectory of a system of more than 8 states on several lanes of a warp
+// (algorithms/on_lanes.hpp: on_lanes<Method, G> names the lanes, on_lanes<Method, 1> keeps one
+// thread).
 //
 // solve() validates the settings and the input sizes before any work; a bad value throws
 // std::invalid_argument naming it. Trajectories that fail report a status and leave the
@@ -124,6 +125,8 @@ public:
             const auto [task, outputs] = prepare(inputs, settings);
 #if defined(__CUDACC__)
             if constexpr (std::is_same_v<Backend, backends::host>) check_host_readable(inputs);
+            if constexpr (std::is_same_v<Backend, backends::cuda>)
+                backend.check_block_size(task_type::lanes);
 #endif
             const bool allocated = prepare_result(result, inputs.n_trajectories, outputs);
             // Marked up front where the backend leaves outputs unwritten, and where the
@@ -164,6 +167,7 @@ public:
                 "marked before any input is read: copy them first, or solve into another "
                 "device_result");
         const auto [task, outputs] = prepare(inputs, settings);
+        backend.check_block_size(task_type::lanes);
         const int device = backend.result_device();
         const std::size_t n = inputs.n_trajectories;
         describe_result(result, n, outputs);
@@ -232,7 +236,7 @@ private:
         if (n == 0) return;
         std::size_t chunk = control.chunk_trajectories;
         if (chunk == 0) chunk = control.progress ? (n + 99) / 100 : n;
-        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory), n);
+        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory, task_type::lanes), n);
         const auto start = std::chrono::steady_clock::now();
         solve_progress p;
         p.total = n;

@@ -1,15 +1,19 @@
-// Rosenbrock steps taken by several lanes together (algorithms/on_lanes.hpp) against the
-// one-thread step, bit for bit: teams of 2 to 32 host threads stand in for a tile's lanes
-// (support/host_team.hpp), on Pollution (20 states: lanes holding 1 to 10 rows, and lanes
+// Rosenbrock and DIRK steps taken by several lanes together (algorithms/on_lanes.hpp)
+// against the one-thread step, bit for bit: teams of 2 to 32 host threads stand in for a tile's
+// lanes (support/host_team.hpp), on Pollution (20 states: lanes holding 1 to 10 rows, and lanes
 // holding none) in float and double: whole integrations, adaptive and with fixed steps, whose
 // every step and decision the lanes share.
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
+#include "cubie/algorithms/dirk/kvaerno5.hpp"
+#include "cubie/algorithms/dirk/sdirk3.hpp"
 #include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
@@ -82,6 +86,7 @@ struct outcome {
         return same_bits(y, other.y) && result == other.result &&
                counters.accepted == other.counters.accepted &&
                counters.rejected == other.counters.rejected &&
+               counters.newton_iterations == other.counters.newton_iterations &&
                counters.linear_iterations == other.counters.linear_iterations;
     }
 };
@@ -130,6 +135,22 @@ TEST_CASE_TEMPLATE("rodas5p on 2 to 32 lanes: adaptive Pollution bit for bit", T
     check_team_integration<rodas5p, 32>(s, T(0.35));
 }
 
+TEST_CASE_TEMPLATE("kvaerno5 on 4 and 8 lanes, sdirk3 on 8: Newton iterations bit for bit", T,
+                   float, double) {
+    const auto s = pollution_settings<T, pi_controller>(sizeof(T) == 4 ? 1e-5 : 1e-8);
+    for (const double k1 : {0.035, 3.5}) {
+        CAPTURE(k1);
+        const outcome<T> alone = integrate_pollution<kvaerno5, pi_controller>(s, T(k1));
+        REQUIRE(alone.result == status::success);
+        REQUIRE(alone.counters.newton_iterations > alone.counters.accepted);
+        check_team_integration<kvaerno5, 4>(s, T(k1));
+        check_team_integration<kvaerno5, 8>(s, T(k1));
+    }
+    auto fixed = pollution_settings<T, fixed_step>(0);
+    fixed.dt = 60.0 / 128;
+    check_team_integration<sdirk3, 8>(fixed, T(0.35));
+}
+
 TEST_CASE_TEMPLATE("rosenbrock23 on 4 and 16 lanes: adaptive and fixed steps bit for bit", T, float,
                    double) {
     check_team_integration<rosenbrock23, 4>(pollution_settings<T, pi_controller>(1e-4), T(0.35));
@@ -153,20 +174,9 @@ TEST_CASE("mapped_algorithm: cooperative methods on lanes for larger systems, as
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, rodas5p>> == 4);
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, on_lanes<rodas5p, 1>>> == 1);
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, on_lanes<rodas5p, 32>>> == 32);
-}
-
-TEST_CASE("the host backend integrates on one thread whatever the mapping: the same results") {
-    solver<pollution<double>, on_lanes<rodas5p, 8>, pi_controller> lanes;
-    solver<pollution<double>, on_lanes<rodas5p, 1>, pi_controller> thread;
-    const auto s = pollution_settings<double, pi_controller>(1e-7);
-    std::vector<double> y0, k1{0.035, 0.35, 3.5};
-    for (int v = 0; v < pollution<double>::n_states; ++v)
-        for (std::size_t i = 0; i < k1.size(); ++i)
-            y0.push_back(pollution<double>::default_state[v]);
-    const auto a = lanes.solve({k1.size(), y0, k1}, s, backends::host{});
-    const auto b = thread.solve({k1.size(), y0, k1}, s, backends::host{});
-    CHECK(a.final_states == b.final_states);
-    CHECK(a.accepted_steps == b.accepted_steps);
+    CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, kvaerno5>> == 4);
+    // Methods whose steps one thread takes stay as they are, whatever the system.
+    CHECK(std::is_same_v<mapped_algorithm<pollution<float>, kvaerno5_gmres>, kvaerno5_gmres>);
 }
 
 #if defined(__CUDACC__)
@@ -174,7 +184,7 @@ namespace {
 
 /// Pollution over k1 in [0.035, 3.5] on the cuda backend with Algorithm, as the solver maps it.
 template <class T, class Algorithm>
-batch_result<T> pollution_sweep(double tol) {
+batch_result<T> pollution_sweep(double tol, int block_size = 0) {
     constexpr std::size_t n = 200;
     std::vector<T> y0, k1;
     for (int v = 0; v < pollution<T>::n_states; ++v)
@@ -182,17 +192,19 @@ batch_result<T> pollution_sweep(double tol) {
     for (std::size_t i = 0; i < n; ++i)
         k1.push_back(T(0.035 * std::pow(100.0, double(i) / (n - 1))));
     const solver<pollution<T>, Algorithm, pi_controller> s;
-    return s.solve({n, y0, k1}, pollution_settings<T, pi_controller>(tol), backends::cuda{});
+    return s.solve({n, y0, k1}, pollution_settings<T, pi_controller>(tol),
+                   backends::cuda{.block_size = block_size});
 }
 
 /// The lanes' final states against one thread's: the GPU fuses multiplies and adds as
 /// ptxas chooses in each kernel, so the step sizes part after a few steps, and the states
 /// agree within the tolerance the controller holds them to.
-template <class T, class Lanes>
+template <class T, class Lanes, class OneThread = on_lanes<rodas5p, 1>>
 void check_against_one_thread(double tol) {
     const batch_result<T> lanes = pollution_sweep<T, Lanes>(tol);
-    const batch_result<T> thread = pollution_sweep<T, on_lanes<rodas5p, 1>>(tol);
+    const batch_result<T> thread = pollution_sweep<T, OneThread>(tol);
     REQUIRE(lanes.kernel.has_value());
+    REQUIRE(thread.kernel.has_value());
     CHECK(lanes.kernel->lanes_per_trajectory ==
           lanes_per_trajectory<mapped_algorithm<pollution<T>, Lanes>>);
     CHECK(thread.kernel->lanes_per_trajectory == 1);
@@ -209,16 +221,41 @@ void check_against_one_thread(double tol) {
 
 }  // namespace
 
-TEST_CASE("cuda: rodas5p on 4 and 32 lanes against one thread, within the tolerance") {
-    check_against_one_thread<float, rodas5p>(1e-5);  // mapped to 4 lanes
+TEST_CASE("cuda: rodas5p on 4, 8 and 32 lanes against one thread, within the tolerance") {
+    check_against_one_thread<float, rodas5p>(1e-5);               // mapped to 4 lanes
+    check_against_one_thread<float, on_lanes<rodas5p, 8>>(1e-5);  // 20 rows: 3, 3, 2, ...
     check_against_one_thread<double, on_lanes<rodas5p, 32>>(1e-8);
 }
 
-TEST_CASE("cuda: a block size that splits a trajectory's lanes is refused before any launch") {
+TEST_CASE("cuda: kvaerno5 on 4 and 8 lanes against one thread, within the tolerance") {
+    check_against_one_thread<float, kvaerno5, on_lanes<kvaerno5, 1>>(1e-5);  // 4 lanes
+    check_against_one_thread<double, on_lanes<kvaerno5, 8>, on_lanes<kvaerno5, 1>>(1e-8);
+}
+
+TEST_CASE("cuda: blocks of any whole number of tiles give the same bits") {
+    // Blocks of 48 threads (12 tiles of 4; the second warp of each block half full) against
+    // the block size the occupancy chooses: the same kernel, the same arithmetic.
+    const batch_result<float> chosen = pollution_sweep<float, on_lanes<rodas5p, 4>>(1e-5);
+    const batch_result<float> small = pollution_sweep<float, on_lanes<rodas5p, 4>>(1e-5, 48);
+    REQUIRE(small.kernel.has_value());
+    CHECK(small.kernel->block_size == 48);
+    CHECK(std::memcmp(chosen.final_states.data(), small.final_states.data(),
+                      chosen.final_states.size() * sizeof(float)) == 0);
+    CHECK(chosen.accepted_steps == small.accepted_steps);
+}
+
+TEST_CASE("cuda: a block size that splits a trajectory's lanes is refused before any work") {
     const solver<pollution<float>, on_lanes<rodas5p, 32>, pi_controller> s;
-    std::vector<float> y0(pollution<float>::n_states, 0.f), k1{0.35f};
-    CHECK_THROWS_WITH_AS(s.solve({1, y0, k1}, pollution_settings<float, pi_controller>(1e-5),
-                                 backends::cuda{.block_size = 48}),
-                         doctest::Contains("backends::cuda::block_size"), std::invalid_argument);
+    std::vector<float> y0(pollution<float>::n_states, 1.f), k1{0.35f};
+    const auto settings = pollution_settings<float, pi_controller>(1e-5);
+    batch_result<float> kept = s.solve({1, y0, k1}, settings, backends::cuda{});
+    const std::vector<float> before(kept.final_states.begin(), kept.final_states.end());
+    for (const int block_size : {48, -32, 2048}) {
+        CAPTURE(block_size);
+        CHECK_THROWS_WITH_AS(
+            s.solve({1, y0, k1}, settings, kept, backends::cuda{.block_size = block_size}),
+            doctest::Contains("backends::cuda::block_size"), std::invalid_argument);
+        CHECK(std::equal(before.begin(), before.end(), kept.final_states.begin()));
+    }
 }
 #endif
