@@ -174,8 +174,9 @@ TEST_CASE("mapped_algorithm: cooperative methods on lanes for larger systems, as
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, rodas5p>> == 4);
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, on_lanes<rodas5p, 1>>> == 1);
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, on_lanes<rodas5p, 32>>> == 32);
-    CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, kvaerno5>> == 4);
-    // Methods whose steps one thread takes stay as they are, whatever the system.
+    // DIRK methods take lanes only when named; methods whose steps one thread takes never.
+    CHECK(std::is_same_v<mapped_algorithm<pollution<float>, kvaerno5>, kvaerno5>);
+    CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, on_lanes<kvaerno5, 4>>> == 4);
     CHECK(std::is_same_v<mapped_algorithm<pollution<float>, kvaerno5_gmres>, kvaerno5_gmres>);
 }
 
@@ -228,7 +229,7 @@ TEST_CASE("cuda: rodas5p on 4, 8 and 32 lanes against one thread, within the tol
 }
 
 TEST_CASE("cuda: kvaerno5 on 4 and 8 lanes against one thread, within the tolerance") {
-    check_against_one_thread<float, kvaerno5, on_lanes<kvaerno5, 1>>(1e-5);  // 4 lanes
+    check_against_one_thread<float, on_lanes<kvaerno5, 4>, on_lanes<kvaerno5, 1>>(1e-5);
     check_against_one_thread<double, on_lanes<kvaerno5, 8>, on_lanes<kvaerno5, 1>>(1e-8);
 }
 

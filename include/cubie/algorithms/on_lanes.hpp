@@ -2,7 +2,8 @@
 // How many GPU lanes integrate one trajectory: the mapping of trajectories to threads.
 //
 //   rodas5p                       one thread per trajectory, or G lanes where the system is
-//                                 large enough (mapped_algorithm below)
+//                                 large enough (mapped_algorithm below: Rosenbrock methods)
+//   kvaerno5                      one thread per trajectory (DIRK: lanes only when named)
 //   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
 //
@@ -14,6 +15,8 @@
 // one thread's registers; dealt out to 4 lanes, each lane factors 5 rows (every lane still
 // evaluates J whole, and keeps its rows). Methods that can do so say `cooperative = true`
 // and take a lane group first in their step functions: rosenbrock, and dirk with direct_lu.
+// Those measured faster on lanes also say `lanes_by_default = true` (rosenbrock): the
+// solver then maps them by the system's size.
 //
 // The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
 // changes nothing there. On the device every lane of a tile stores the same outputs.
@@ -38,6 +41,15 @@ template <class Algorithm>
 constexpr bool is_cooperative() {
     return requires {
         requires Algorithm::cooperative;
+    };
+}
+
+/// Cooperative methods that the solver maps to lanes when the mapping is not named
+/// (`lanes_by_default = true`): those measured faster so.
+template <class Algorithm>
+constexpr bool lanes_by_default() {
+    return is_cooperative<Algorithm>() && requires {
+        requires Algorithm::lanes_by_default;
     };
 }
 
@@ -101,7 +113,7 @@ namespace detail {
 template <class System, class Algorithm>
 struct mapped {
     static constexpr int lanes =
-        is_cooperative<Algorithm>() ? automatic_lanes(System::n_states) : 1;
+        lanes_by_default<Algorithm>() ? automatic_lanes(System::n_states) : 1;
     using type = cuda::std::conditional_t<(lanes > 1), on_lanes<Algorithm, lanes>, Algorithm>;
 };
 template <class System, class Algorithm, int Lanes>
@@ -111,7 +123,8 @@ struct mapped<System, on_lanes<Algorithm, Lanes>> {
 }  // namespace detail
 
 /// The method a solver integrates System with: Algorithm under the mapping it names
-/// (on_lanes), else under the automatic one (automatic_lanes for cooperative methods).
+/// (on_lanes), else under the automatic one (automatic_lanes for the methods that take
+/// lanes by default, one thread for the others).
 template <class System, class Algorithm>
 using mapped_algorithm = typename detail::mapped<System, Algorithm>::type;
 

@@ -13,8 +13,8 @@
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
 // compiled. Final states, statuses and step counts always come back.
 //
-// On the cuda backend, the Rosenbrock methods and the DIRK methods with direct_lu integrate
-// each trajectory of a system of more than 8 states on several lanes of a warp
+// On the cuda backend, the Rosenbrock methods integrate each trajectory of a system of more
+// than 8 states on several lanes of a warp
 // (algorithms/on_lanes.hpp: on_lanes<Method, G> names the lanes, on_lanes<Method, 1> keeps one
 // thread).
 //

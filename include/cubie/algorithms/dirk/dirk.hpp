@@ -153,7 +153,9 @@ struct dirk {
     static constexpr bool has_error_estimate = embedded_dirk_tableau<Tableau>;
     static constexpr bool has_dense_output = false;
     /// With direct_lu, lanes can take a step together (algorithms/on_lanes.hpp): they share
-    /// M's rows and its LU, and each runs the Newton iterations on the whole state.
+    /// M's rows and its LU, and each runs the Newton iterations on the whole state. Only when
+    /// asked (on_lanes): every lane holding the stages whole, kvaerno5 on Pollution spilled
+    /// and ran 3 to 6 times slower on 4 to 32 lanes than on one thread (bench/RESULTS.md).
     static constexpr bool cooperative = std::is_same_v<LinearSolver, direct_lu>;
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.

@@ -57,8 +57,10 @@ struct rosenbrock {
     static constexpr bool implicit = true;
     static constexpr bool has_error_estimate = true;
     static constexpr bool has_dense_output = false;
-    /// Lanes can take a step together (algorithms/on_lanes.hpp).
+    /// Lanes can take a step together (algorithms/on_lanes.hpp), and the solver gives a
+    /// larger system's trajectories several (measured faster on Pollution).
     static constexpr bool cooperative = true;
+    static constexpr bool lanes_by_default = true;
 
     /// Order q of the local error estimate's leading term h^(q+1).
     static constexpr int error_estimate_order =
