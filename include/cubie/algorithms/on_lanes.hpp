@@ -60,9 +60,6 @@ struct on_lanes : Algorithm {
     static_assert(Lanes == 1 || is_cooperative<Algorithm>(),
                   "this method's steps are taken by one thread: use on_lanes<Algorithm, 1>");
 
-    using algorithm = Algorithm;
-    static constexpr int lanes_per_trajectory = Lanes;
-
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& dydt_new, implicit_step_report& report) {
