@@ -8,7 +8,8 @@
 //   drivers/      cubic splines of sampled driver signals
 //   systems/      the ode_system concept and right_hand_side, the adapter every method calls
 //   controllers/  step-size control (fixed, I, PI, PID, Gustafsson) and the error norm
-//   linear/       dense LU, GMRES and BiCGSTAB; the Newton linear solvers of implicit methods
+//   linear/       dense LU, sparse LU in a system's pattern, GMRES and BiCGSTAB; the Newton
+//                 linear solvers of implicit methods
 //   algorithms/   the stepper concept; one folder per family (explicit, dirk, rosenbrock,
 //                 implicit_runge_kutta), each with its generic stepper, tableau and methods;
 //                 on_lanes, the lanes of a warp that integrate one trajectory
@@ -70,3 +71,4 @@
 #include "cubie/outputs/output_policies.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/solver/solver.hpp"
+#include "cubie/systems/dense_jacobian.hpp"

@@ -2,7 +2,8 @@
 // Pollution integrated by several lanes together (algorithms/on_lanes.hpp) against one
 // thread: on the host, teams of host threads standing in for a tile's lanes
 // (host_team.hpp), every lane's outcome the one thread's bit for bit; on the device, a
-// sweep on the cuda backend, within the tolerance.
+// sweep on the cuda backend, within the tolerance. Pollution's pattern is hidden
+// (dense_jacobian), so that one thread factors with row exchanges as the lanes do.
 
 #include <doctest/doctest.h>
 
@@ -15,12 +16,13 @@
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/loop/integrate.hpp"
 #include "cubie/solver/solver.hpp"
+#include "cubie/systems/dense_jacobian.hpp"
 #include "support/host_team.hpp"
 
 namespace cubie::testing {
 
 template <class T>
-using pollution = catalogue::pollution<T>;
+using pollution = dense_jacobian<catalogue::pollution<T>>;
 
 template <class T, class Controller>
 solve_settings<Controller> pollution_settings(double tol) {

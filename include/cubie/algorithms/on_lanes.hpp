@@ -2,7 +2,8 @@
 // How many GPU lanes integrate one trajectory: the mapping of trajectories to threads.
 //
 //   rodas5p                       one thread per trajectory, or G lanes where the system is
-//                                 large enough (mapped_algorithm below: Rosenbrock methods)
+//                                 large and dense enough (mapped_algorithm below: Rosenbrock
+//                                 methods)
 //   kvaerno5                      one thread per trajectory (DIRK: lanes only when named)
 //   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
@@ -32,6 +33,7 @@
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
+#include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/lane_group.hpp"
 
 namespace cubie {
@@ -109,8 +111,9 @@ constexpr int automatic_lanes(int n_states) {
 namespace detail {
 template <class System, class Algorithm>
 struct mapped {
-    static constexpr int lanes =
-        lanes_by_default<Algorithm>() ? automatic_lanes(System::n_states) : 1;
+    static constexpr int lanes = lanes_by_default<Algorithm>() && !factored_in_pattern<System>
+                                     ? automatic_lanes(System::n_states)
+                                     : 1;
     using type = cuda::std::conditional_t<(lanes > 1), on_lanes<Algorithm, lanes>, Algorithm>;
 };
 template <class System, class Algorithm, int Lanes>
@@ -120,8 +123,10 @@ struct mapped<System, on_lanes<Algorithm, Lanes>> {
 }  // namespace detail
 
 /// The method a solver integrates System with: Algorithm under the mapping it names
-/// (on_lanes), else under the automatic one (automatic_lanes for the methods that take
-/// lanes by default, one thread for the others).
+/// (on_lanes), else under the automatic one: automatic_lanes for the methods that take
+/// lanes by default, one thread for the others and for systems whose iteration matrices
+/// are factored in their sparsity pattern (linear/iteration_lu.hpp), whose factors fit a
+/// thread's registers.
 template <class System, class Algorithm>
 using mapped_algorithm = typename detail::mapped<System, Algorithm>::type;
 

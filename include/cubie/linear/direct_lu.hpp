@@ -1,8 +1,10 @@
 #pragma once
 // The direct linear solver of simplified Newton iterations (linear/newton_linear_solver.hpp):
 // J from the right-hand side (the system's own jacobian, else forward differences), M =
-// I - h gamma J formed and factored by dense_lu once per step, one exact solve per Newton
-// iteration. N^2 values per thread: the choice for small systems, and the default of dirk.
+// I - h gamma J formed and factored once per step (by sparse_lu in the system's sparsity
+// pattern where it declares one, else by dense_lu: linear/iteration_lu.hpp), one exact solve
+// per Newton iteration. Up to N^2 values per thread: the choice for small systems and sparse
+// ones, and the default of dirk.
 // Several lanes of a trajectory (algorithms/on_lanes.hpp) share M's rows instead.
 
 #include <cuda/std/array>
@@ -10,7 +12,7 @@
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
-#include "cubie/linear/cooperative_lu.hpp"
+#include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
@@ -29,7 +31,7 @@ struct direct_lu {
     class iteration_matrix {
         using T = typename F::value_type;
         static constexpr int n = static_cast<int>(cuda::std::tuple_size<State>::value);
-        using lu_type = lane_lu<T, n, Group>;
+        using lu_type = iteration_lu<T, n, F, Group>;
 
     public:
         CUBIE_HD iteration_matrix(const F& f, T t, const State& y, const State& dydt, T h_gamma,
@@ -55,7 +57,8 @@ struct direct_lu {
             regular_ = lu_.factor(g, M);
         }
 
-        /// False when M is singular to working precision (dense_lu's rule).
+        /// False when M is singular to working precision (dense_lu's rule), or sparse_lu
+        /// refuses its pivot order.
         CUBIE_HD bool valid() const { return regular_; }
 
         /// b becomes M^-1 b: one LU solve, one linear iteration.

@@ -16,8 +16,10 @@
 // untouched (no FSAL).
 //
 // The method is implicit (linear/implicit_step_report.hpp): its report counts one linear
-// iteration per stage (one LU solve each) and no Newton iterations. A singular W
-// (dense_lu::factor fails: W is singular to working precision, or J holds a NaN or Inf)
+// iteration per stage (one LU solve each) and no Newton iterations. W is factored by
+// linear/iteration_lu.hpp's choice: in the system's sparsity pattern where it declares one,
+// else densely with row exchanges. A singular W (the LU's factor fails: W is singular to
+// working precision, J holds a NaN or Inf, or the pattern's pivot order would be unstable)
 // fails the step with step_failure::singular_matrix: step_with_error returns an infinite
 // error norm, so the trajectory retries with a smaller step (W tends to I / (h gamma)) and
 // ends with status::singular_matrix if the step underflows first; the fixed-step `step`
@@ -34,7 +36,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
 #include "cubie/core/vector.hpp"
-#include "cubie/linear/cooperative_lu.hpp"
+#include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/lane_group.hpp"
@@ -150,7 +152,7 @@ private:
         constexpr int G = Group::size;
         using part = part_of<Group, State>;
         constexpr int slots = static_cast<int>(size_of<part>);
-        using lu_type = lane_lu<T, n, Group>;
+        using lu_type = iteration_lu<T, n, F, Group>;
         typename lu_type::rows_type W;
         {
             typename dense_lu<T, n>::matrix J;
