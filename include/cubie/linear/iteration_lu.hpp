@@ -41,7 +41,7 @@ struct thread_lu_choice {
 
 template <class T, int N, class F>
 struct thread_lu_choice<T, N, F, true> {
-    using type = sparse_lu<T, F::system_type::jacobian_pattern>;
+    using type = sparse_lu<T, typename F::system_type>;
 };
 
 template <class F>

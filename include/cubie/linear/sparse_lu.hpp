@@ -112,15 +112,16 @@ struct sparse_lu_term {
 
 }  // namespace detail
 
-/// Pattern: a sparsity_pattern<N> with static storage, such as a system's
-/// jacobian_pattern (named by reference, so that kernels' names stay short).
-template <class T, const auto& Pattern>
+/// Patterned: a type with a static constexpr sparsity_pattern<N> jacobian_pattern, such as
+/// a generated system (named by its type, so that kernels' names stay short).
+template <class T, class Patterned>
 class sparse_lu {
-    static constexpr int N = cuda::std::remove_cvref_t<decltype(Pattern)>::size;
+    static constexpr int N = cuda::std::remove_cvref_t<decltype(Patterned::jacobian_pattern)>::size;
     using element = lu_element<T>;
     using real = typename element::real;
 
-    static constexpr detail::sparse_lu_structure<N> structure = detail::plan_sparse_lu(Pattern);
+    static constexpr detail::sparse_lu_structure<N> structure =
+        detail::plan_sparse_lu(Patterned::jacobian_pattern);
     static constexpr int size = structure.size;
 
     /// Column k's multipliers l_ik (rows after k), and row k's entries u_kj (columns after
