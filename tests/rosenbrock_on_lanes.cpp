@@ -62,8 +62,9 @@ TEST_CASE("mapped_algorithm: cooperative methods on lanes for larger dense syste
     // and its factors in the pattern fit one thread.
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, rodas5p>> == 4);
     CHECK(std::is_same_v<mapped_algorithm<catalogue::pollution<float>, rodas5p>, rodas5p>);
-    CHECK(lanes_per_trajectory<mapped_algorithm<catalogue::pollution<float>, on_lanes<rodas5p, 4>>> ==
-          4);
+    CHECK(
+        lanes_per_trajectory<mapped_algorithm<catalogue::pollution<float>, on_lanes<rodas5p, 4>>> ==
+        4);
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, on_lanes<rodas5p, 1>>> == 1);
     CHECK(lanes_per_trajectory<mapped_algorithm<pollution<float>, on_lanes<rodas5p, 32>>> == 32);
     // DIRK methods take lanes only when named; methods whose steps one thread takes never.

@@ -204,9 +204,10 @@ TEST_CASE("sparse_lu's plan: pivot order, fill and operations on patterns of kno
     CHECK(pivot_order_is_a_permutation<pollution_pattern>());
 }
 
-TEST_CASE_TEMPLATE("sparse_lu solves diagonally dominant systems in Pollution's pattern as "
-                   "dense_lu does",
-                   T, float, double) {
+TEST_CASE_TEMPLATE(
+    "sparse_lu solves diagonally dominant systems in Pollution's pattern as "
+    "dense_lu does",
+    T, float, double) {
     constexpr int N = 20;
     constexpr int count = 200;
     const auto A = dominant_matrices<T, N>(pollution_pattern::jacobian_pattern, count, T(0));
@@ -216,7 +217,8 @@ TEST_CASE_TEMPLATE("sparse_lu solves diagonally dominant systems in Pollution's 
     for (int m = 0; m < count; ++m) {
         REQUIRE(s.factored[m]);
         // Backward stable: the residual is a few eps of the terms it sums.
-        CHECK(backward_error(A[m], s.x[m], b[m], pollution_pattern::jacobian_pattern) < 8 * N * eps);
+        CHECK(backward_error(A[m], s.x[m], b[m], pollution_pattern::jacobian_pattern) <
+              8 * N * eps);
         // The same solution as dense_lu's: these matrices are well conditioned.
         dense_lu<T, N> dense;
         REQUIRE(dense.factor(A[m]));
@@ -227,8 +229,9 @@ TEST_CASE_TEMPLATE("sparse_lu solves diagonally dominant systems in Pollution's 
     }
 }
 
-TEST_CASE("sparse_lu solves integer tridiagonal systems exactly and reads nothing outside "
-          "the pattern") {
+TEST_CASE(
+    "sparse_lu solves integer tridiagonal systems exactly and reads nothing outside "
+    "the pattern") {
     constexpr int N = 12;
     testing::deterministic_integers draw(99);
     // 4 on the diagonal, -1 beside it, an integer solution: b is exact, and so nearly is x.
@@ -255,9 +258,10 @@ TEST_CASE("sparse_lu solves integer tridiagonal systems exactly and reads nothin
     for (int i = 0; i < N; ++i) CHECK(s.x[1][i] == s.x[0][i]);
 }
 
-TEST_CASE_TEMPLATE("sparse_lu refuses singular matrices, non-finite entries and multipliers "
-                   "past its growth limit",
-                   T, float, double) {
+TEST_CASE_TEMPLATE(
+    "sparse_lu refuses singular matrices, non-finite entries and multipliers "
+    "past its growth limit",
+    T, float, double) {
     using lu = sparse<T, dense5>;
     using matrix = typename lu::matrix;
     matrix identity{};
@@ -310,9 +314,9 @@ static_assert(std::is_same_v<iteration_lu<float, 20, right_hand_side<pollution_f
 static_assert(std::is_same_v<
               iteration_lu<float, 20, right_hand_side<dense_jacobian<pollution_f>>, single_lane>,
               lane_lu<float, 20, single_lane>>);
-static_assert(
-    std::is_same_v<iteration_lu<float, 2, right_hand_side<catalogue::van_der_pol<float>>, single_lane>,
-                   lane_lu<float, 2, single_lane>>);
+static_assert(std::is_same_v<
+              iteration_lu<float, 2, right_hand_side<catalogue::van_der_pol<float>>, single_lane>,
+              lane_lu<float, 2, single_lane>>);
 static_assert(std::is_same_v<iteration_lu<float, 20, right_hand_side<pollution_f>, two_lanes>,
                              cooperative_lu<float, 20, two_lanes>>);
 }  // namespace iteration_lu_choice

@@ -32,7 +32,9 @@ struct pattern_saves_half<System, true>
                                System::n_states * System::n_states> {};
 
 template <class F>
-concept has_system = requires { typename F::system_type; };
+concept has_system = requires {
+    typename F::system_type;
+};
 
 template <class T, int N, class F, bool Sparse>
 struct thread_lu_choice {
@@ -65,7 +67,8 @@ using thread_lu = typename detail::thread_lu_choice<T, N, F, detail::sparse_for<
 
 /// The same on the lanes of Group, called as cooperative_lu is.
 template <class T, int N, class F, lane_group Group>
-using iteration_lu = cuda::std::conditional_t<Group::size == 1, detail::one_lane_lu<thread_lu<T, N, F>>,
-                                              cooperative_lu<T, N, Group>>;
+using iteration_lu =
+    cuda::std::conditional_t<Group::size == 1, detail::one_lane_lu<thread_lu<T, N, F>>,
+                             cooperative_lu<T, N, Group>>;
 
 }  // namespace cubie

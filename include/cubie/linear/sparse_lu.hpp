@@ -56,7 +56,7 @@ namespace detail {
 /// entries are stored and where.
 template <int N>
 struct sparse_lu_structure {
-    int order[N]{};  ///< step k pivots on row and column order[k] of A
+    int order[N]{};    ///< step k pivots on row and column order[k] of A
     int slot[N][N]{};  ///< [k][l]: storage of entry (order[k], order[l]) of A, or -1
     int size = 0;      ///< the stored entries
 };
@@ -92,8 +92,7 @@ constexpr sparse_lu_structure<N> plan_sparse_lu(const sparsity_pattern<N>& patte
                     if (!eliminated[j] && entry[best][j]) entry[i][j] = true;
     }
     for (int k = 0; k < N; ++k)
-        for (int l = 0; l < N; ++l)
-            s.slot[k][l] = entry[s.order[k]][s.order[l]] ? s.size++ : -1;
+        for (int l = 0; l < N; ++l) s.slot[k][l] = entry[s.order[k]][s.order[l]] ? s.size++ : -1;
     return s;
 }
 
@@ -222,7 +221,8 @@ public:
             constexpr int diagonal = structure.slot[k][k];
             const real pivot = element::magnitude(lu_[diagonal]);
             const real negligible = real(N) * limits::epsilon() * subtracted[k];
-            const bool usable = pivot > negligible && pivot >= limits::min() && pivot <= limits::max();
+            const bool usable =
+                pivot > negligible && pivot >= limits::min() && pivot <= limits::max();
             regular = regular && usable;
             // The diagonal keeps 1 / u_kk; a refused pivot is replaced, so that no division
             // by zero runs (the results are not used).
@@ -231,15 +231,16 @@ public:
             for_range<lists.lower_begin[k], lists.lower_begin[k + 1]>([&](auto q) {
                 constexpr int s = lists.lower[q].slot;
                 lu_[s] = element::product(lu_[s], inverse);
-                largest_multiplier = cuda::std::fmax(largest_multiplier, element::magnitude(lu_[s]));
+                largest_multiplier =
+                    cuda::std::fmax(largest_multiplier, element::magnitude(lu_[s]));
             });
             for_range<lists.updates_begin[k], lists.updates_begin[k + 1]>([&](auto q) {
                 constexpr detail::sparse_lu_update u = lists.updates[q];
                 if constexpr (u.on_diagonal)
                     subtracted[u.diagonal] += element::magnitude(lu_[u.multiplier]) *
                                               element::magnitude(lu_[u.pivot_row]);
-                lu_[u.target] = element::minus_product(lu_[u.target], lu_[u.multiplier],
-                                                       lu_[u.pivot_row]);
+                lu_[u.target] =
+                    element::minus_product(lu_[u.target], lu_[u.multiplier], lu_[u.pivot_row]);
             });
         });
         // A NaN multiplier fails the comparison, and a NaN pivot the rule above.

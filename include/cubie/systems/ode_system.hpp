@@ -65,9 +65,8 @@ concept has_jacobian = ode_system<S> &&
 /// The entries of J a system's jacobian can make nonzero, declared (the code generator
 /// does): stiff methods then factor I - h gamma J in that pattern (linear/iteration_lu.hpp).
 template <class S>
-concept has_jacobian_pattern =
-    has_jacobian<S> && std::same_as<std::remove_cvref_t<decltype(S::jacobian_pattern)>,
-                                    sparsity_pattern<S::n_states>>;
+concept has_jacobian_pattern = has_jacobian<S> &&
+    std::same_as<std::remove_cvref_t<decltype(S::jacobian_pattern)>, sparsity_pattern<S::n_states>>;
 
 template <class S>
 concept has_jvp = ode_system<S> &&

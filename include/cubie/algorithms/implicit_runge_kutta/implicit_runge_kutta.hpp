@@ -86,8 +86,8 @@
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/complex_dense_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
-#include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
+#include "cubie/linear/iteration_lu.hpp"
 
 namespace cubie {
 

@@ -36,9 +36,9 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
 #include "cubie/core/vector.hpp"
-#include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
+#include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/lane_group.hpp"
 #include "cubie/linear/lane_parts.hpp"
 
