@@ -1,5 +1,6 @@
 #pragma once
-// CUDA backend: one thread per trajectory, on one device or several. A batch goes through
+// CUDA backend: one thread per trajectory (or a tile of lanes of a warp: the method's
+// mapping, algorithms/on_lanes.hpp), on one device or several. A batch goes through
 // in chunks that fit each device's memory budget (one chunk when it fits): each chunk's
 // inputs are copied to the device (or read in place when they are in device memory), one
 // kernel integrates them, and its outputs are copied back into their place in the result
@@ -44,9 +45,12 @@
 
 namespace cubie::backends {
 
+/// Task::lanes consecutive threads per trajectory: a tile of a warp, whole in every block
+/// (block sizes are multiples of the lanes), all of its lanes in or out together.
 template <class Task>
 __global__ void trajectory_kernel(Task task) {
-    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t i = thread / Task::lanes;
     if (i < task.n_trajectories) task(i);
 }
 
@@ -88,8 +92,10 @@ struct cuda {
     static constexpr std::size_t chunks_in_flight = 4;
 
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
-    /// of every device, and no larger than the pipeline's chunks.
-    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory) const {
+    /// of every device, and no larger than the pipeline's chunks; a wave is counted in
+    /// trajectories of `lanes` threads each.
+    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory,
+                               int lanes = 1) const {
         check_memory_fraction();
         const std::vector<int> chosen = chosen_devices();
         std::size_t wave = 0, fits = wanted;  // the largest wave; what every budget holds
@@ -101,8 +107,8 @@ struct cuda {
                 cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
             CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(
                 &threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-            wave = std::max(wave,
-                            std::size_t(multiprocessors) * std::size_t(threads_per_multiprocessor));
+            wave = std::max(wave, std::size_t(multiprocessors) *
+                                      std::size_t(threads_per_multiprocessor) / std::size_t(lanes));
             std::size_t free_bytes = 0, total_bytes = 0;
             CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
             const double budget = memory_fraction * double(free_bytes);
@@ -137,6 +143,17 @@ struct cuda {
         return current;
     }
 
+    /// The block size, checked against a method's lanes per trajectory (the solver asks
+    /// before it touches the result): 0 (chosen from the occupancy API), or a block the
+    /// device can launch holding whole tiles of the lanes that integrate one trajectory.
+    void check_block_size(int lanes) const {
+        if (block_size < 0 || block_size > 1024 || block_size % lanes != 0)
+            invalid_setting("backends::cuda::block_size", block_size,
+                            "must be 0 (chosen from the occupancy) or up to 1024 threads, a "
+                            "multiple of the method's " +
+                                std::to_string(lanes) + " lane(s) per trajectory");
+    }
+
     /// Integrates the batch `chunk` trajectories at a time into `result`: a batch_result
     /// in host memory, or a device_result written in place (result.prepare() has sized it
     /// on result_device()). after_chunk(count) is told of every finished chunk, one call
@@ -150,6 +167,7 @@ struct cuda {
              AfterChunk&& after_chunk) const {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
+        check_block_size(Task::lanes);
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
@@ -344,10 +362,11 @@ private:
 
         const std::size_t n = inputs.n_trajectories;
         chunk = std::min(chunk, part.count);
-        const int threads = threads_for(trajectory_kernel<Task>, chunk, properties);
+        const int threads = threads_for(trajectory_kernel<Task>, chunk * Task::lanes, properties);
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
         report.kernel = describe_kernel(trajectory_kernel<Task>, configuration, threads,
-                                        (chunk + threads - 1) / threads, properties);
+                                        (chunk * Task::lanes + threads - 1) / threads, properties);
+        report.kernel.lanes_per_trajectory = Task::lanes;
         report.kernel.chunks = 0;
         report.kernel.milliseconds = 0;
 
@@ -435,8 +454,9 @@ private:
             task.bind(arrays, input_stride, output_stride);
             if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
-            trajectory_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads, 0,
-                                stream>>>(task);
+            trajectory_kernel<<<static_cast<unsigned>((count * Task::lanes + threads - 1) /
+                                                      threads),
+                                threads, 0, stream>>>(task);
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
             ++report.kernel.chunks;

@@ -2,12 +2,13 @@
 // The work of one trajectory inside a batch: gather its inputs from [variable][trajectory]
 // arrays, integrate while recording the requested outputs, scatter its final state.
 // Backends bind the arrays (host or device memory) and call the task once per trajectory
-// index, a GPU thread each or an OpenMP iteration each; consecutive indices touch
-// consecutive addresses, so a warp's accesses coalesce.
+// index, a GPU thread each (or `lanes` threads each) or an OpenMP iteration each;
+// consecutive indices touch consecutive addresses, so a warp's accesses coalesce.
 
 #include <cstddef>
 #include <cstdint>
 
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/batch/result_fields.hpp"
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
@@ -64,6 +65,9 @@ struct trajectory_task {
     using controller = Controller;
     using system_type = System;
     using layout = output_layout<System, Outputs...>;
+    /// Threads per trajectory on the device (algorithms/on_lanes.hpp): consecutive ones,
+    /// each running operator() for the same index and storing the same outputs.
+    static constexpr int lanes = lanes_per_trajectory<Algorithm>;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;

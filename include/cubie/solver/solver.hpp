@@ -13,6 +13,11 @@
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
 // compiled. Final states, statuses and step counts always come back.
 //
+// On the cuda backend, the Rosenbrock methods integrate each trajectory of a system of more
+// than 8 states on several lanes of a warp
+// (algorithms/on_lanes.hpp: on_lanes<Method, G> names the lanes, on_lanes<Method, 1> keeps one
+// thread).
+//
 // solve() validates the settings and the input sizes before any work; a bad value throws
 // std::invalid_argument naming it. Trajectories that fail report a status and leave the
 // others untouched.
@@ -30,6 +35,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/algorithms/stepper.hpp"
 #include "cubie/backends/automatic.hpp"
 #include "cubie/backends/backend.hpp"
@@ -119,6 +125,8 @@ public:
             const auto [task, outputs] = prepare(inputs, settings);
 #if defined(__CUDACC__)
             if constexpr (std::is_same_v<Backend, backends::host>) check_host_readable(inputs);
+            if constexpr (std::is_same_v<Backend, backends::cuda>)
+                backend.check_block_size(task_type::lanes);
 #endif
             prepare_result(result, inputs.n_trajectories, outputs);
             // Marked up front where the backend leaves outputs unwritten. New arrays are not
@@ -160,6 +168,7 @@ public:
                 "marked before any input is read: copy them first, or solve into another "
                 "device_result");
         const auto [task, outputs] = prepare(inputs, settings);
+        backend.check_block_size(task_type::lanes);
         const int device = backend.result_device();
         const std::size_t n = inputs.n_trajectories;
         describe_result(result, n, outputs);
@@ -176,7 +185,10 @@ public:
 #endif
 
 private:
-    using task_type = trajectory_task<Algorithm, Controller, System, Outputs...>;
+    /// The method as the batch takes it: on as many lanes per trajectory as its mapping
+    /// gives (algorithms/on_lanes.hpp).
+    using mapped = mapped_algorithm<System, Algorithm>;
+    using task_type = trajectory_task<mapped, Controller, System, Outputs...>;
 
     /// The per-trajectory work and the outputs' plan, from validated settings and inputs
     /// (throws before any allocation when either is wrong).
@@ -186,7 +198,7 @@ private:
     };
     prepared_solve prepare(const batch_inputs<value_type>& inputs,
                            const settings_type& settings) const {
-        const auto integration = make_integration_settings<Algorithm, Controller, System>(settings);
+        const auto integration = make_integration_settings<mapped, Controller, System>(settings);
         check_sizes(inputs);
         plan_type outputs = plan(settings);
         task_type task{system_, integration, inputs.n_trajectories, outputs.targets};
@@ -225,7 +237,7 @@ private:
         if (n == 0) return;
         std::size_t chunk = control.chunk_trajectories;
         if (chunk == 0) chunk = control.progress ? (n + 99) / 100 : n;
-        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory), n);
+        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory, task_type::lanes), n);
         const auto start = std::chrono::steady_clock::now();
         solve_progress p;
         p.total = n;

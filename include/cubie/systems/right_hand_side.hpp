@@ -57,6 +57,7 @@ using driver_splines_t =
 
 template <ode_system System>
 struct right_hand_side {
+    using system_type = System;
     using value_type = typename System::value_type;
     using state_type = state_t<System>;
 
