@@ -25,6 +25,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "cubie/backends/chunk_slot.hpp"
 #include "cubie/backends/kernel_intervals.hpp"
 #include "cubie/batch/batch_inputs.hpp"
@@ -34,6 +38,7 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
+#include "cubie/core/device_properties.hpp"
 #include "cubie/core/invalid_setting.hpp"
 #include "cubie/core/memory_location.hpp"
 #include "cubie/core/scoped_device.hpp"
@@ -59,7 +64,8 @@ struct cuda {
     /// The devices that solve the batch. Empty: the current device. Several: the batch is
     /// split into contiguous shares in proportion to each device's throughput
     /// (multiprocessors x clock rate), solved at once from one host thread per device,
-    /// and gathered in order; results are the same as on one device.
+    /// each copying its own share's outputs into the result over its share of the host's
+    /// threads; results are the same as on one device.
     std::vector<int> devices = {};
     int block_size = 0;    ///< threads per block; 0: chosen from the occupancy API
     bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
@@ -262,8 +268,10 @@ private:
         std::vector<device_slots<T>>& kept =
             result.workspace.template get<cuda_workspace<T>>().shares;
         kept.resize(shares.size());
+        const int host_threads = host_threads_per_share(shares.size());
         const auto solve_share = [&](std::size_t k) {
-            reports[k] = solve_part(task, inputs, place, shares[k], chunk, kept[k], reporter);
+            reports[k] =
+                solve_part(task, inputs, place, shares[k], chunk, host_threads, kept[k], reporter);
         };
         if (shares.size() == 1) {
             solve_share(0);
@@ -309,22 +317,32 @@ private:
         std::size_t started_until = 0;  ///< the share's trajectories before this one started
     };
 
+    /// The OpenMP threads each share's host copies run over: the host's, split evenly
+    /// among the devices, whose copies run at the same time.
+    static int host_threads_per_share(std::size_t shares) {
+#if defined(_OPENMP)
+        return std::max(1, omp_get_max_threads() / static_cast<int>(shares));
+#else
+        static_cast<void>(shares);
+        return 1;
+#endif
+    }
+
     /// Integrates one device's share `chunk` trajectories at a time. A share of several
     /// chunks keeps chunks_in_flight of them queued, each on its own stream: the inputs of
     /// some are copied in and the outputs of others copied out while kernels run, and the
-    /// host copies finished chunks out of their staging meanwhile.
+    /// host copies finished chunks out of their staging meanwhile, over `host_threads`.
     template <class Task, class T, class AfterChunk>
     share_report solve_part(Task task, const batch_inputs<T>& inputs, const output_place<T>& out,
-                            const share& part, std::size_t chunk, device_slots<T>& kept,
-                            chunk_reporter<AfterChunk>& reporter) const {
+                            const share& part, std::size_t chunk, int host_threads,
+                            device_slots<T>& kept, chunk_reporter<AfterChunk>& reporter) const {
         using Algorithm = typename Task::algorithm;
         using Controller = typename Task::controller;
         using System = typename Task::system_type;
         const scoped_device on(part.device);
         int device = 0;
         CUBIE_CUDA_CHECK(cudaGetDevice(&device));
-        cudaDeviceProp properties{};
-        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+        const cudaDeviceProp& properties = device_properties(device);
         share_report report{properties.name, {}, part.first};
         if (part.count == 0) {
             report.kernel.chunks = 0;
@@ -375,7 +393,7 @@ private:
                                    !out.on_device && staged(memory_location::of(out.at.statuses))};
         kept.fit(device, chunk, rows, staging, chunked ? chunks_in_flight : 1);
         for (const auto& slot : kept.slots) slot->busy = false;
-        host_copies copies;  // between staging and pageable host arrays
+        host_copies copies(host_threads);  // between staging and pageable host arrays
 
         // Each chunk's kernel runs between its two events; the kernel time is the union of
         // these intervals, so that a kernel waiting for the copies of an earlier chunk in

@@ -128,11 +128,12 @@ public:
             if constexpr (std::is_same_v<Backend, backends::cuda>)
                 backend.check_block_size(task_type::lanes);
 #endif
-            const bool allocated = prepare_result(result, inputs.n_trajectories, outputs);
-            // Marked up front where the backend leaves outputs unwritten, and where the
-            // arrays are new: every thread then takes a share of their first page faults.
-            if (allocated || !Backend::writes_every_output)
-                result.mark_unsolved(0, inputs.n_trajectories);
+            prepare_result(result, inputs.n_trajectories, outputs);
+            // Marked up front where the backend leaves outputs unwritten. New arrays are not
+            // filled first where it writes every output: its own writes take their page
+            // faults (the cuda backend's copies into a pageable result, each device's over
+            // its own threads), and a fill would write every byte twice.
+            if (!Backend::writes_every_output) result.mark_unsolved(0, inputs.n_trajectories);
             try {
                 run(task, inputs, backend, result, outputs.result_bytes(1) + input_bytes(),
                     control);
@@ -315,9 +316,9 @@ private:
     }
 
     /// Sizes r's arrays and legends for n trajectories from the plan, within the arrays'
-    /// capacity where it fits, and says whether any array was allocated anew. Says so
-    /// before allocating when the outputs cannot fit in host memory.
-    static bool prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
+    /// capacity where it fits. Says so before allocating when the outputs cannot fit in
+    /// host memory.
+    static void prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
         const double bytes = plan.result_bytes(n);
         const double memory = host_memory_bytes();
         if (bytes > memory || bytes > double(std::numeric_limits<std::ptrdiff_t>::max()))
@@ -327,15 +328,11 @@ private:
                 format_value(std::floor(memory / (1 << 20))) +
                 " MiB this machine has: save less often, select fewer variables, summarise "
                 "instead of saving, or solve fewer trajectories at a time");
-        bool allocated = false;
         const result_rows rows = rows_of(plan);
         try {
             // Sized untouched (cleared first: growing copies nothing).
             for_each_result_field(
-                [&](const result_field& f, auto& a) {
-                    allocated |= resize_untouched(a, rows.*f.rows * n);
-                },
-                r);
+                [&](const result_field& f, auto& a) { resize_untouched(a, rows.*f.rows * n); }, r);
         } catch (const std::bad_alloc&) {
             throw std::invalid_argument("the outputs of " + std::to_string(n) +
                                         " trajectories need " + format_value(bytes) +
@@ -347,7 +344,6 @@ private:
         r.parameter_names.clear();
         r.backend.clear();
         r.kernel.reset();
-        return allocated;
     }
 
     /// The legends of a result of n trajectories.
