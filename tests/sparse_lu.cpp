@@ -213,9 +213,16 @@ TEST_CASE_TEMPLATE(
     const auto A = dominant_matrices<T, N>(pollution_pattern::jacobian_pattern, count, T(0));
     const auto b = right_hand_sides<T, N>(count);
     const solved<T, N> s = solve_all<T, pollution_pattern>(A, b);
+    // NaN at every '.', the fill's places among them: the same bits, as the pattern says
+    // those entries are zero.
+    const auto A_nan = dominant_matrices<T, N>(pollution_pattern::jacobian_pattern, count,
+                                               std::numeric_limits<T>::quiet_NaN());
+    const solved<T, N> s_nan = solve_all<T, pollution_pattern>(A_nan, b);
     const long double eps = std::numeric_limits<T>::epsilon();
     for (int m = 0; m < count; ++m) {
         REQUIRE(s.factored[m]);
+        REQUIRE(s_nan.factored[m]);
+        for (int i = 0; i < N; ++i) CHECK(s_nan.x[m][i] == s.x[m][i]);
         // Backward stable: the residual is a few eps of the terms it sums.
         CHECK(backward_error(A[m], s.x[m], b[m], pollution_pattern::jacobian_pattern) <
               8 * N * eps);
@@ -313,10 +320,10 @@ static_assert(std::is_same_v<iteration_lu<float, 20, right_hand_side<pollution_f
                              detail::one_lane_lu<sparse_lu<float, pollution_f>>>);
 static_assert(std::is_same_v<
               iteration_lu<float, 20, right_hand_side<dense_jacobian<pollution_f>>, single_lane>,
-              lane_lu<float, 20, single_lane>>);
+              detail::one_lane_lu<dense_lu<float, 20>>>);
 static_assert(std::is_same_v<
               iteration_lu<float, 2, right_hand_side<catalogue::van_der_pol<float>>, single_lane>,
-              lane_lu<float, 2, single_lane>>);
+              detail::one_lane_lu<dense_lu<float, 2>>>);
 static_assert(std::is_same_v<iteration_lu<float, 20, right_hand_side<pollution_f>, two_lanes>,
                              cooperative_lu<float, 20, two_lanes>>);
 }  // namespace iteration_lu_choice

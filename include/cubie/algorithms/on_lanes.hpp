@@ -111,9 +111,12 @@ constexpr int automatic_lanes(int n_states) {
 namespace detail {
 template <class System, class Algorithm>
 struct mapped {
-    static constexpr int lanes = lanes_by_default<Algorithm>() && !factored_in_pattern<System>
-                                     ? automatic_lanes(System::n_states)
-                                     : 1;
+    static constexpr int lanes = [] {
+        if constexpr (lanes_by_default<Algorithm>())
+            return factored_in_pattern<System> ? 1 : automatic_lanes(System::n_states);
+        else
+            return 1;
+    }();
     using type = cuda::std::conditional_t<(lanes > 1), on_lanes<Algorithm, lanes>, Algorithm>;
 };
 template <class System, class Algorithm, int Lanes>

@@ -236,36 +236,4 @@ private:
     vector<int, N> pivot_row_{};  ///< the row chosen at step k
 };
 
-namespace detail {
-
-/// A one-thread LU (dense_lu, sparse_lu) behind cooperative_lu's calls: one lane holds
-/// every row.
-template <class LU>
-class one_lane_lu : public LU {
-public:
-    using rows_type = typename LU::matrix;
-    using part = typename rows_type::value_type;
-    template <lane_group Group>
-    CUBIE_HD bool factor(const Group&, const rows_type& rows) {
-        return LU::factor(rows);
-    }
-    template <lane_group Group>
-    CUBIE_HD void solve(const Group&, part& b) const {
-        LU::solve(b);
-    }
-    template <lane_group Group>
-    CUBIE_HD part solve_whole(const Group&, part& b) const {
-        LU::solve(b);
-        return b;
-    }
-};
-
-}  // namespace detail
-
-/// The LU a group of lanes factors with, called as cooperative_lu is: cooperative_lu on
-/// several lanes, dense_lu's own (row-exchanging) code on one, with the same results.
-template <class T, int N, lane_group Group>
-using lane_lu = cuda::std::conditional_t<Group::size == 1, detail::one_lane_lu<dense_lu<T, N>>,
-                                         cooperative_lu<T, N, Group>>;
-
 }  // namespace cubie

@@ -100,6 +100,17 @@ constexpr sparse_lu_structure<N> plan_sparse_lu(const sparsity_pattern<N>& patte
     return s;
 }
 
+/// The updates a - l u of one factorisation in that structure.
+template <int N>
+constexpr int count_updates(const sparse_lu_structure<N>& s) {
+    int c = 0;
+    for (int k = 0; k < N; ++k)
+        for (int i = k + 1; i < N; ++i)
+            if (s.slot[i][k] >= 0)
+                for (int j = k + 1; j < N; ++j) c += s.slot[k][j] >= 0;
+    return c;
+}
+
 /// a[target] -= a[multiplier] a[pivot_row]: one update of the elimination.
 struct sparse_lu_update {
     int target, multiplier, pivot_row;
@@ -141,14 +152,7 @@ class sparse_lu {
             for (int j = k + 1; j < N; ++j) c += structure.slot[k][j] >= 0;
         return c;
     }
-    static constexpr int update_count() {
-        int c = 0;
-        for (int k = 0; k < N; ++k)
-            for (int i = k + 1; i < N; ++i)
-                if (structure.slot[i][k] >= 0)
-                    for (int j = k + 1; j < N; ++j) c += structure.slot[k][j] >= 0;
-        return c;
-    }
+    static constexpr int update_count() { return detail::count_updates(structure); }
     struct term_lists {
         cuda::std::array<detail::sparse_lu_term, lower_count()> lower{};
         cuda::std::array<detail::sparse_lu_term, upper_count()> upper{};
@@ -215,7 +219,11 @@ public:
             static_for<N>([&](auto l) {
                 constexpr int s = structure.slot[k][l];
                 constexpr int row = structure.order[k], column = structure.order[l];
-                if constexpr (s >= 0) lu_[s] = A[row][column];
+                // The fill starts at zero: a '.' of the pattern is zero whatever A holds there.
+                if constexpr (s >= 0)
+                    lu_[s] = Patterned::jacobian_pattern(row, column) || row == column
+                                 ? A[row][column]
+                                 : T(0);
             });
         });
         vector<real, N> subtracted{};  // per pivot: sum |l u| of the updates it took

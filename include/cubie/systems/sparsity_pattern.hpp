@@ -13,10 +13,6 @@
 // every t, y and parameter. A system declaring its pattern must never write a nonzero
 // value where it says '.': the factorisation does not read those entries.
 
-#include <cuda/std/cstddef>
-
-#include "cubie/core/config.hpp"
-
 namespace cubie {
 
 template <int N>

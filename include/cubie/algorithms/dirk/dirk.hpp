@@ -2,8 +2,9 @@
 // Generic diagonally implicit Runge-Kutta stepper over an SDIRK or ESDIRK tableau
 // (dirk_tableau.hpp), with a simplified Newton iteration for each implicit stage whose linear
 // solver is a policy (linear/newton_linear_solver.hpp): dirk<Tableau> factors the iteration
-// matrix with dense_lu (direct_lu, the default), dirk<Tableau, newton_krylov<Method,
-// Preconditioning>> solves with it matrix-free (linear/newton_krylov.hpp).
+// matrix by LU (direct_lu, the default: linear/iteration_lu.hpp), dirk<Tableau,
+// newton_krylov<Method, Preconditioning>> solves with it matrix-free
+// (linear/newton_krylov.hpp).
 //
 // Stage i splits into a known part and an unknown one (Kennedy & Carpenter, NASA/TM-2016-
 // 219173, Sect. 2.2; Hairer & Wanner, Solving ODEs II, IV.8):
@@ -88,7 +89,7 @@
 // iterations and the linear iterations: one per LU solve with direct_lu (one per Newton
 // iteration and one per stage's predictor), the Krylov iterations with newton_krylov. A step
 // fails with
-//   - step_failure::singular_matrix when M is singular (direct_lu: dense_lu::factor fails);
+//   - step_failure::singular_matrix when M is singular (direct_lu: its LU's factor fails);
 //   - step_failure::linear_solver_failure when a Krylov solve breaks down (M singular on the
 //     Krylov space, or a value not finite), at once;
 //   - step_failure::linear_solver_failure when the Newton iteration of a stage fails and one
