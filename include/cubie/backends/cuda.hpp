@@ -17,11 +17,11 @@
 #include <cstddef>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -40,6 +40,7 @@
 #include "cubie/core/device_buffer.hpp"
 #include "cubie/core/device_properties.hpp"
 #include "cubie/core/invalid_setting.hpp"
+#include "cubie/core/kept_threads.hpp"
 #include "cubie/core/memory_location.hpp"
 #include "cubie/core/scoped_device.hpp"
 
@@ -258,7 +259,8 @@ private:
         return shares;
     }
 
-    /// Every device solves its share; one on the calling thread, several on one thread each.
+    /// Every device solves its share at once: the first on the calling thread, each other
+    /// on a host thread kept for the next solve (kept_threads.hpp).
     template <class Task, class T, class Result, class AfterChunk>
     void solve_shares(const Task& task, const batch_inputs<T>& inputs, const output_place<T>& place,
                       Result& result, std::size_t chunk, AfterChunk& after_chunk) const {
@@ -277,9 +279,9 @@ private:
             solve_share(0);
         } else {
             std::vector<std::exception_ptr> errors(shares.size());
-            std::vector<std::thread> threads;
+            std::vector<std::function<void()>> jobs;
             for (std::size_t k = 0; k < shares.size(); ++k)
-                threads.emplace_back([&, k] {
+                jobs.emplace_back([&, k] {
                     try {
                         solve_share(k);
                     } catch (...) {
@@ -287,7 +289,7 @@ private:
                         reporter.stop();
                     }
                 });
-            for (std::thread& t : threads) t.join();
+            kept_threads::run_together(jobs);
             for (const std::exception_ptr& e : errors)
                 if (e) std::rethrow_exception(e);
         }
