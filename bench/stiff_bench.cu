@@ -12,7 +12,9 @@
 //
 //   stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host] [--methods a,b,...]
 //
-// --methods runs only the named ones (rosenbrock23, rodas5p, kvaerno5, radau_iia_5).
+// --methods runs only the named ones (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, each as
+// the solver maps it; lanes/G for G = 1, 4, 8, 16, 32: rosenbrock23, rodas5p and kvaerno5
+// on G lanes per trajectory). Without it, the four methods as mapped.
 
 #include <cuda_runtime_api.h>
 
@@ -38,16 +40,24 @@ int main(int argc, char** argv) {
         all_methods[] = {{"rosenbrock23", &stiff_bench::run_rosenbrock23},
                          {"rodas5p", &stiff_bench::run_rodas5p},
                          {"kvaerno5", &stiff_bench::run_kvaerno5},
-                         {"radau_iia_5", &stiff_bench::run_radau_iia_5}};
+                         {"radau_iia_5", &stiff_bench::run_radau_iia_5},
+                         {"lanes/1", &stiff_bench::run_on_lanes<1>},
+                         {"lanes/4", &stiff_bench::run_on_lanes<4>},
+                         {"lanes/8", &stiff_bench::run_on_lanes<8>},
+                         {"lanes/16", &stiff_bench::run_on_lanes<16>},
+                         {"lanes/32", &stiff_bench::run_on_lanes<32>}};
     std::vector<std::string> methods;
-    for (const auto& m : all_methods) methods.push_back(m.first);
+    for (const auto& m : all_methods)
+        if (m.first.find('/') == std::string::npos) methods.push_back(m.first);
     const auto take_methods = [&](const std::string& v) {
         methods = bench::parse_names(v);
         for (const std::string& name : methods)
             if (std::none_of(std::begin(all_methods), std::end(all_methods),
                              [&](const auto& m) { return m.first == name; }))
-                throw std::invalid_argument("unknown method '" + name +
-                                            "' (rosenbrock23, rodas5p, kvaerno5, radau_iia_5)");
+                throw std::invalid_argument(
+                    "unknown method '" + name +
+                    "' (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, lanes/G for G "
+                    "= 1, 4, 8, 16, 32)");
     };
     if (!bench::parse_flags(argc, argv,
                             {{"--log2n", [&](const std::string& v) { log2n = std::stoi(v); }},
@@ -77,18 +87,18 @@ int main(int argc, char** argv) {
             "reference: rodas5p at rtol 1e-10, atol 1e-14; kvaerno5 differs by at most "
             "%.2e tolerances\n\n",
             disagreement);
-        std::printf("%-13s %-6s %10s %10s %10s %8s %5s %6s %5s %8s %8s %8s %8s %9s %9s\n", "method",
-                    "T", "kernel ms", "solve ms", "host ms", "speedup", "regs", "local", "fail",
-                    "steps", "rejected", "newton", "linear", "err med", "err max");
+        std::printf("%-13s %-6s %5s %10s %10s %10s %8s %5s %6s %5s %8s %8s %8s %8s %9s %9s\n",
+                    "method", "T", "lanes", "kernel ms", "solve ms", "host ms", "speedup", "regs",
+                    "local", "fail", "steps", "rejected", "newton", "linear", "err med", "err max");
         for (const auto& [name, method] : all_methods) {
             if (std::find(methods.begin(), methods.end(), name) == methods.end()) continue;
             for (const stiff_bench::row& r : method(s)) {
                 std::printf(
-                    "%-13s %-6s %10.2f %10.2f %10.1f %8.1f %5d %6zu %5zu %8.1f %8.1f "
+                    "%-13s %-6s %5d %10.2f %10.2f %10.1f %8.1f %5d %6zu %5zu %8.1f %8.1f "
                     "%8.1f %8.1f %9.3f %9.3f\n",
-                    r.method.c_str(), r.precision.c_str(), r.kernel_ms, r.solve_ms, r.host_ms,
-                    r.host_ms / r.solve_ms, r.registers, r.local_bytes, r.failures, r.steps,
-                    r.rejected, r.newton, r.linear, r.error_median, r.error_max);
+                    r.method.c_str(), r.precision.c_str(), r.lanes, r.kernel_ms, r.solve_ms,
+                    r.host_ms, r.host_ms / r.solve_ms, r.registers, r.local_bytes, r.failures,
+                    r.steps, r.rejected, r.newton, r.linear, r.error_median, r.error_max);
                 if (host && r.host_failures != r.failures)
                     std::printf("  (host backend: %zu failures)\n", r.host_failures);
                 std::fflush(stdout);

@@ -59,6 +59,7 @@ struct row {
     double kernel_ms = std::numeric_limits<double>::infinity();
     double solve_ms = std::numeric_limits<double>::infinity();
     double host_ms = std::numeric_limits<double>::quiet_NaN();
+    int lanes = 1;  ///< per trajectory
     int registers = 0;
     std::size_t local_bytes = 0;
     std::size_t failures = 0, host_failures = 0;
@@ -123,6 +124,7 @@ row run(const char* method, const sweep& s) {
         r = solver.solve(inputs, settings, cubie::backends::cuda{});
         const double ms = bench::now_ms() - start;
         const cubie::kernel_report& kernel = r.kernel.value();
+        out.lanes = kernel.lanes_per_trajectory;
         out.registers = kernel.registers;
         out.local_bytes = kernel.local_bytes;
         if (k == 0) continue;
@@ -149,6 +151,20 @@ std::vector<row> run_rosenbrock23(const sweep& s);
 std::vector<row> run_rodas5p(const sweep& s);
 std::vector<row> run_kvaerno5(const sweep& s);
 std::vector<row> run_radau_iia_5(const sweep& s);
+/// rosenbrock23, rodas5p and kvaerno5 on Lanes lanes per trajectory (stiff_lanes.cu: 1, 4,
+/// 8, 16, 32).
+template <int Lanes>
+std::vector<row> run_on_lanes(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<1>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<4>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<8>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<16>(const sweep& s);
+template <>
+std::vector<row> run_on_lanes<32>(const sweep& s);
 
 /// The float64 reference final states: rodas5p at rtol 1e-10, atol 1e-14 (stiff_reference.cu),
 /// and the largest difference to the same solve by kvaerno5, in units of the timing

@@ -3,8 +3,9 @@
 // 0.25 from a sample after every step, one metric (or set) at a time, into a device_result:
 // kernel ms, the ratio to the final-states-only kernel, and the cost of one sample of the
 // three states in nanoseconds of the whole device per trajectory-sample, (kernel - final)
-// / (N x 1024). Metrics that share an accumulator share its work: mean, std and rms cost
-// one running state; max, min and extrema one pair.
+// / (N x 1024). Metrics that share an accumulator share its work: std and rms, with the
+// mean where it is asked for with them, cost one running state (Welford's moments); the
+// mean alone keeps a compensated sum; max, min and extrema one pair.
 //
 //   summary_metric_cost [--log2n 20] [--repeat 5]
 

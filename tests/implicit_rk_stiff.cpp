@@ -31,6 +31,7 @@ using namespace cubie;
 using cubie::testing::check_divergence_recovered;
 using cubie::testing::check_failure_without_smaller_step;
 using cubie::testing::check_fixed_step_failure;
+using cubie::testing::check_pollution_reference;
 using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
 using cubie::testing::cubic_decay_solution;
@@ -54,6 +55,12 @@ TEST_CASE(
     "1e11, Van der Pol mu = 1000, against SciPy's Radau") {
     check_stiff_references<radau_iia_3, gustafsson_controller>();
     check_stiff_references<radau_iia_5, gustafsson_controller>();
+}
+
+// Pollution's real and complex iteration matrices are factored in its sparsity pattern
+// (linear/iteration_lu.hpp), against SciPy's reference as for the other families.
+TEST_CASE("radau_iia_5: Bari test set pollution to t = 60") {
+    check_pollution_reference<radau_iia_5, gustafsson_controller>();
 }
 
 // One step of h p = -1e5 from y = 2 on y' = p (y - 1): the transient y - 1 = 1 is gone at

@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cubie/core/unrecorded_nan.hpp"
 #include "cubie/io/csv.hpp"
 #include "cubie/io/npy.hpp"
 #include "cubie/io/npy_result.hpp"
@@ -321,6 +322,8 @@ TEST_CASE_TEMPLATE("csv numbers: the shortest text that reads back as the same v
     }
     CHECK(csv_number(T(0.1)) == "0.1");
     CHECK(csv_number(limits::quiet_NaN()) == "nan");
+    CHECK(csv_number(unrecorded_nan<T>()) == "nan");  // its sign bit set
+    CHECK(csv_number(-limits::quiet_NaN()) == "nan");
     CHECK(std::isnan(parse_csv_number<T>("nan")));
     CHECK(csv_number(limits::infinity()) == "inf");
     CHECK(csv_number(std::uint32_t{4000000000u}) == "4000000000");

@@ -2,7 +2,10 @@
 // x = x0 cos(w t), sampled every 1/64 over windows of 1, against the same metrics
 // computed directly from the exact solution at the sample times. Observables are
 // summarised beside the states; windows and their end times are exact also for awkward
-// intervals in float; failed trajectories leave NaN.
+// intervals in float; failed trajectories leave NaN. With fixed steps, summaries whose
+// metrics see each sample alone are taken in runs between saves and window ends, checked
+// against the exact solution (outputs_in_runs.cpp checks runs against the same outputs
+// taken one by one).
 
 #include <doctest/doctest.h>
 
@@ -14,6 +17,7 @@
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/catalogue/exponential_decay.hpp"
+#include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
@@ -226,5 +230,68 @@ TEST_CASE("a failed trajectory leaves NaN summaries and the others whole") {
         CHECK(std::isnan(r.summary("y.mean")(w, 1)));
         CHECK(std::isnan(r.summary("y.max")(w, 1)));
         CHECK(r.summary("y.max")(w, 0) == doctest::Approx(std::exp(-w - 0.25)).epsilon(1e-6));
+    }
+}
+
+namespace {
+
+/// Fixed RK4 steps of 1/256 over [0, 4]; samples every 2 steps in windows of 32, saves every
+/// 7 steps, which meet every 14 steps: runs of samples end at saves and window ends.
+template <class Summaries>
+void check_runs_between_saves(bool with_std) {
+    solve_settings<fixed_step> s;
+    s.dt = 1.0 / 256;
+    s.t_end = 4;
+    s.sample_summaries_every = 2.0 / 256;
+    s.summarise_every = 0.25;
+    s.save_every = 7.0 / 256;
+    const std::vector<double> y0 = {1, 0, 0.5, 1}, omega = {3, 5};
+    const auto r = solver<catalogue::harmonic_oscillator<double>, classical_rk4, fixed_step,
+                          save_state, Summaries>{}
+                       .solve({2, y0, omega}, s, test_backend{});
+    REQUIRE(r.failures() == 0);
+    REQUIRE(r.n_windows() == 16);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const double x0 = y0[i], v0 = y0[2 + i], w = omega[i];  // [state][trajectory]
+        const auto x = [&](double t) { return x0 * std::cos(w * t) + v0 / w * std::sin(w * t); };
+        // RK4's global error, about t w (w dt)^4 / 120 of the amplitude: 2.4e-8 for w = 5
+        // at t = 4. A window off by one sample is off by about 1e-2.
+        const double tolerance = 1e-7 * std::hypot(x0, v0 / w);
+        for (std::size_t save = 0; save < r.n_saves(); ++save)
+            CHECK(std::abs(r.saved_value(save, 0, i) - x(r.save_times[save])) <= tolerance);
+        for (int window = 0; window < 16; ++window) {
+            INFO("trajectory " << i << " window " << window);
+            double sum = 0, largest = -INFINITY, smallest = INFINITY;
+            std::vector<double> values;
+            for (int j = 32 * window + 1; j <= 32 * (window + 1); ++j) {
+                const double value = x(j * 2.0 / 256);
+                values.push_back(value);
+                sum += value;
+                largest = std::max(largest, value);
+                smallest = std::min(smallest, value);
+            }
+            const double mean = sum / 32;
+            CHECK(std::abs(r.summary("x.mean")(window, i) - mean) <= tolerance);
+            CHECK(std::abs(r.summary("x.max")(window, i) - largest) <= tolerance);
+            CHECK(std::abs(r.summary("x.min")(window, i) - smallest) <= tolerance);
+            if (with_std) {
+                double squares = 0;
+                for (const double value : values) squares += (value - mean) * (value - mean);
+                CHECK(std::abs(r.summary("x.std")(window, i) - std::sqrt(squares / 32)) <=
+                      tolerance);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("fixed-step summaries taken in runs between saves match the exact solution") {
+    SUBCASE("the mean alone, from a running sum") {
+        check_runs_between_saves<summaries<metrics::mean, metrics::extrema>>(false);
+    }
+    SUBCASE("mean and std, from the moments") {
+        check_runs_between_saves<summaries<metrics::mean, metrics::std_dev, metrics::extrema>>(
+            true);
     }
 }

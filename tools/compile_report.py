@@ -68,6 +68,8 @@ def short_kernel_name(demangled):
     parts = re.findall(
         r"cubie::(\w+_tableau|\w+_controller|fixed_step|(?:\w+::)*\w+<(?:float|double)>)",
         demangled)
+    if lanes := re.search(r"cubie::on_lanes<.*?, (\d+)>", demangled):
+        parts.append(f"{lanes.group(1)} lanes")  # threads per trajectory (on_lanes.hpp)
     return ", ".join(dict.fromkeys(parts)) or demangled[:120]
 
 

@@ -1,15 +1,18 @@
 #pragma once
 // CuBIE++: batches of independent ODE initial-value problems, integrated one trajectory
-// per GPU thread (backends::cuda) or per OpenMP iteration (backends::host).
+// per GPU thread or per few lanes of a warp (backends::cuda, algorithms/on_lanes.hpp) or per
+// OpenMP iteration (backends::host).
 //
 // The library's folders, each including only those above it in this list:
 //   core/         configuration, small vectors, statuses, CUDA error checks and RAII buffers
 //   drivers/      cubic splines of sampled driver signals
 //   systems/      the ode_system concept and right_hand_side, the adapter every method calls
 //   controllers/  step-size control (fixed, I, PI, PID, Gustafsson) and the error norm
-//   linear/       dense LU, GMRES and BiCGSTAB; the Newton linear solvers of implicit methods
+//   linear/       dense LU, sparse LU in a system's pattern, GMRES and BiCGSTAB; the Newton
+//                 linear solvers of implicit methods
 //   algorithms/   the stepper concept; one folder per family (explicit, dirk, rosenbrock,
-//                 implicit_runge_kutta), each with its generic stepper, tableau and methods
+//                 implicit_runge_kutta), each with its generic stepper, tableau and methods;
+//                 on_lanes, the lanes of a warp that integrate one trajectory
 //   events/       the event concept, events<...> lists, root location (ITP), the per-
 //                 trajectory event recorder and the monitor the loop calls after each step
 //   outputs/      output policies: saved series, observables, counters, summary metrics
@@ -46,6 +49,7 @@
 #include "cubie/algorithms/implicit_runge_kutta/gauss_legendre_2.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/radau_iia_3.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/algorithms/rosenbrock/rodas23w.hpp"
 #include "cubie/algorithms/rosenbrock/rodas3p.hpp"
 #include "cubie/algorithms/rosenbrock/rodas4.hpp"
@@ -67,3 +71,4 @@
 #include "cubie/outputs/output_policies.hpp"
 #include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/solver/solver.hpp"
+#include "cubie/systems/dense_jacobian.hpp"

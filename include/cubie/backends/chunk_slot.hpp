@@ -28,11 +28,15 @@
 
 namespace cubie::backends {
 
-/// Host-to-host copies of a chunk's staged arrays, gathered and then run at once over the
-/// OpenMP threads in pieces small enough to share among them: one thread cannot move host
-/// memory as fast as the device's copies fill it.
+/// Host-to-host copies of a chunk's staged arrays, gathered and then run at once over
+/// `threads` OpenMP threads in pieces small enough to share among them: one thread cannot
+/// move host memory as fast as the device's copies fill it. With several devices each
+/// device's host thread runs its copies over its own share of the cores: a team of every
+/// core per device would put several threads on each core, to wait on one another.
 class host_copies {
 public:
+    explicit host_copies(int threads) : threads_(std::max(threads, 1)) {}
+
     /// `rows` rows of `count` values, between arrays whose rows are `to_stride` and
     /// `from_stride` apart.
     template <class U>
@@ -49,13 +53,14 @@ public:
     /// Copies every piece added, and forgets them.
     void run() {
         const auto n = static_cast<std::ptrdiff_t>(pieces_.size());
-#pragma omp parallel for schedule(static) if (n > 1)
+#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 1)
         for (std::ptrdiff_t k = 0; k < n; ++k)
             std::memcpy(pieces_[k].to, pieces_[k].from, pieces_[k].bytes);
         pieces_.clear();
     }
 
 private:
+    int threads_;
     static constexpr std::size_t piece_bytes = std::size_t{1} << 18;
     struct piece {
         char* to;

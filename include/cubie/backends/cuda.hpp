@@ -1,5 +1,6 @@
 #pragma once
-// CUDA backend: one thread per trajectory, on one device or several. A batch goes through
+// CUDA backend: one thread per trajectory (or a tile of lanes of a warp: the method's
+// mapping, algorithms/on_lanes.hpp), on one device or several. A batch goes through
 // in chunks that fit each device's memory budget (one chunk when it fits): each chunk's
 // inputs are copied to the device (or read in place when they are in device memory), one
 // kernel integrates them, and its outputs are copied back into their place in the result
@@ -17,13 +18,17 @@
 #include <cstddef>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include "cubie/backends/chunk_slot.hpp"
 #include "cubie/backends/kernel_intervals.hpp"
@@ -35,15 +40,20 @@
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
 #include "cubie/core/device_buffer.hpp"
+#include "cubie/core/device_properties.hpp"
 #include "cubie/core/invalid_setting.hpp"
+#include "cubie/core/kept_threads.hpp"
 #include "cubie/core/memory_location.hpp"
 #include "cubie/core/scoped_device.hpp"
 
 namespace cubie::backends {
 
+/// Task::lanes consecutive threads per trajectory: a tile of a warp, whole in every block
+/// (block sizes are multiples of the lanes), all of its lanes in or out together.
 template <class Task>
 __global__ void trajectory_kernel(Task task) {
-    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t i = thread / Task::lanes;
     if (i < task.n_trajectories) task(i);
 }
 
@@ -80,12 +90,13 @@ struct cuda {
     /// The devices that solve the batch. Empty: the current device. Several: the batch is
     /// split into contiguous shares in proportion to each device's throughput
     /// (multiprocessors x clock rate), solved at once from one host thread per device,
-    /// and gathered in order; results are the same as on one device.
+    /// each copying its own share's outputs into the result over its share of the host's
+    /// threads; results are the same as on one device.
     std::vector<int> devices = {};
     int block_size = 0;    ///< threads per block; 0: chosen from the occupancy API
     bool verbose = false;  ///< print the kernel report (registers, occupancy) to stderr
     /// How threads take trajectories (batch/scheduling.hpp); fixed steps always go one
-    /// trajectory per thread.
+    /// trajectory per thread, and methods on several lanes one per group of lanes.
     cubie::scheduling scheduling = cubie::scheduling::automatic;
     /// What automatic gives adaptive controllers: one trajectory per thread, for now.
     /// Balanced scheduling was measured 4 to 12% slower than it where a warp's trajectories
@@ -116,8 +127,10 @@ struct cuda {
     static constexpr std::size_t chunks_in_flight = 4;
 
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
-    /// of every device, and no larger than the pipeline's chunks.
-    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory) const {
+    /// of every device, and no larger than the pipeline's chunks; a wave is counted in
+    /// trajectories of `lanes` threads each.
+    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory,
+                               int lanes = 1) const {
         check_memory_fraction();
         const std::vector<int> chosen = chosen_devices();
         std::size_t wave = 0, fits = wanted;  // the largest wave; what every budget holds
@@ -129,8 +142,8 @@ struct cuda {
                 cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
             CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(
                 &threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-            wave = std::max(wave,
-                            std::size_t(multiprocessors) * std::size_t(threads_per_multiprocessor));
+            wave = std::max(wave, std::size_t(multiprocessors) *
+                                      std::size_t(threads_per_multiprocessor) / std::size_t(lanes));
             std::size_t free_bytes = 0, total_bytes = 0;
             CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
             const double budget = memory_fraction * double(free_bytes);
@@ -165,6 +178,17 @@ struct cuda {
         return current;
     }
 
+    /// The block size, checked against a method's lanes per trajectory (the solver asks
+    /// before it touches the result): 0 (chosen from the occupancy API), or a block the
+    /// device can launch holding whole tiles of the lanes that integrate one trajectory.
+    void check_block_size(int lanes) const {
+        if (block_size < 0 || block_size > 1024 || block_size % lanes != 0)
+            invalid_setting("backends::cuda::block_size", block_size,
+                            "must be 0 (chosen from the occupancy) or up to 1024 threads, a "
+                            "multiple of the method's " +
+                                std::to_string(lanes) + " lane(s) per trajectory");
+    }
+
     /// Integrates the batch `chunk` trajectories at a time into `result`: a batch_result
     /// in host memory, or a device_result written in place (result.prepare() has sized it
     /// on result_device()). after_chunk(count) is told of every finished chunk, one call
@@ -178,6 +202,7 @@ struct cuda {
              AfterChunk&& after_chunk) const {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
+        check_block_size(Task::lanes);
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
@@ -268,7 +293,8 @@ private:
         return shares;
     }
 
-    /// Every device solves its share; one on the calling thread, several on one thread each.
+    /// Every device solves its share at once: the first on the calling thread, each other
+    /// on a host thread kept for the next solve (kept_threads.hpp).
     template <class Task, class T, class Result, class AfterChunk>
     void solve_shares(const Task& task, const batch_inputs<T>& inputs, const output_place<T>& place,
                       Result& result, std::size_t chunk, AfterChunk& after_chunk) const {
@@ -278,16 +304,18 @@ private:
         std::vector<device_slots<T>>& kept =
             result.workspace.template get<cuda_workspace<T>>().shares;
         kept.resize(shares.size());
+        const int host_threads = host_threads_per_share(shares.size());
         const auto solve_share = [&](std::size_t k) {
-            reports[k] = solve_part(task, inputs, place, shares[k], chunk, kept[k], reporter);
+            reports[k] =
+                solve_part(task, inputs, place, shares[k], chunk, host_threads, kept[k], reporter);
         };
         if (shares.size() == 1) {
             solve_share(0);
         } else {
             std::vector<std::exception_ptr> errors(shares.size());
-            std::vector<std::thread> threads;
+            std::vector<std::function<void()>> jobs;
             for (std::size_t k = 0; k < shares.size(); ++k)
-                threads.emplace_back([&, k] {
+                jobs.emplace_back([&, k] {
                     try {
                         solve_share(k);
                     } catch (...) {
@@ -295,7 +323,7 @@ private:
                         reporter.stop();
                     }
                 });
-            for (std::thread& t : threads) t.join();
+            kept_threads::run_together(jobs);
             for (const std::exception_ptr& e : errors)
                 if (e) std::rethrow_exception(e);
         }
@@ -325,22 +353,32 @@ private:
         std::size_t started_until = 0;  ///< the share's trajectories before this one started
     };
 
+    /// The OpenMP threads each share's host copies run over: the host's, split evenly
+    /// among the devices, whose copies run at the same time.
+    static int host_threads_per_share(std::size_t shares) {
+#if defined(_OPENMP)
+        return std::max(1, omp_get_max_threads() / static_cast<int>(shares));
+#else
+        static_cast<void>(shares);
+        return 1;
+#endif
+    }
+
     /// Integrates one device's share `chunk` trajectories at a time. A share of several
     /// chunks keeps chunks_in_flight of them queued, each on its own stream: the inputs of
     /// some are copied in and the outputs of others copied out while kernels run, and the
-    /// host copies finished chunks out of their staging meanwhile.
+    /// host copies finished chunks out of their staging meanwhile, over `host_threads`.
     template <class Task, class T, class AfterChunk>
     share_report solve_part(Task task, const batch_inputs<T>& inputs, const output_place<T>& out,
-                            const share& part, std::size_t chunk, device_slots<T>& kept,
-                            chunk_reporter<AfterChunk>& reporter) const {
+                            const share& part, std::size_t chunk, int host_threads,
+                            device_slots<T>& kept, chunk_reporter<AfterChunk>& reporter) const {
         using Algorithm = typename Task::algorithm;
         using Controller = typename Task::controller;
         using System = typename Task::system_type;
         const scoped_device on(part.device);
         int device = 0;
         CUBIE_CUDA_CHECK(cudaGetDevice(&device));
-        cudaDeviceProp properties{};
-        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+        const cudaDeviceProp& properties = device_properties(device);
         share_report report{properties.name, {}, part.first};
         if (part.count == 0) {
             report.kernel.chunks = 0;
@@ -359,24 +397,28 @@ private:
         }
 
         const std::size_t n = inputs.n_trajectories;
+        // Lanes that share a trajectory go one trajectory per group of lanes.
         const cubie::scheduling schedule =
-            resolve_scheduling<Controller>(scheduling, automatic_adaptive);
+            Task::lanes == 1 ? resolve_scheduling<Controller>(scheduling, automatic_adaptive)
+                             : cubie::scheduling::static_mapping;
         // A balanced chunk's work counter, 32 bits, passes its size by a claim per thread.
         if (schedule == cubie::scheduling::balanced) chunk = std::min(chunk, std::size_t{1} << 31);
         chunk = std::min(chunk, part.count);
+        const std::size_t work = chunk * Task::lanes;  // threads of a static chunk
         const int threads = with_kernel<Task>(
-            schedule, [&](auto kernel) { return threads_for(kernel, chunk, properties); });
+            schedule, [&](auto kernel) { return threads_for(kernel, work, properties); });
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
         report.kernel = with_kernel<Task>(schedule, [&](auto kernel) {
-            return describe_kernel(kernel, configuration, threads, (chunk + threads - 1) / threads,
+            return describe_kernel(kernel, configuration, threads, (work + threads - 1) / threads,
                                    properties);
         });
         report.kernel.scheduling = scheduling_name(schedule);
+        report.kernel.lanes_per_trajectory = Task::lanes;
         report.kernel.chunks = 0;
         report.kernel.milliseconds = 0;
         // A persistent grid: as many blocks as the device holds at once, or the chunk needs.
         const auto blocks_for = [&](std::size_t count) {
-            const std::size_t needed = (count + threads - 1) / threads;
+            const std::size_t needed = (count * Task::lanes + threads - 1) / threads;
             if (schedule == cubie::scheduling::static_mapping) return needed;
             return std::min(needed, std::size_t(report.kernel.blocks_per_multiprocessor) *
                                         std::size_t(properties.multiProcessorCount));
@@ -406,7 +448,7 @@ private:
                                    !out.on_device && staged(memory_location::of(out.at.statuses))};
         kept.fit(device, chunk, rows, staging, chunked ? chunks_in_flight : 1);
         for (const auto& slot : kept.slots) slot->busy = false;
-        host_copies copies;  // between staging and pageable host arrays
+        host_copies copies(host_threads);  // between staging and pageable host arrays
 
         // Each chunk's kernel runs between its two events; the kernel time is the union of
         // these intervals, so that a kernel waiting for the copies of an earlier chunk in
@@ -507,7 +549,7 @@ private:
     /// for adaptive controllers, whose loop goes a pass at a time.
     template <class Task, class Use>
     static decltype(auto) with_kernel(cubie::scheduling s, Use&& use) {
-        if constexpr (Task::controller::adaptive)
+        if constexpr (Task::controller::adaptive && Task::lanes == 1)
             if (s == cubie::scheduling::balanced) return use(balanced_kernel<Task>);
         return use(trajectory_kernel<Task>);
     }

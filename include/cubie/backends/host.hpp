@@ -27,7 +27,8 @@ struct host {
     static constexpr bool writes_every_output = false;
 
     /// Host memory sets no limit beyond the result's own (checked by the solver).
-    std::size_t chunk_capacity(std::size_t wanted, double /*bytes_per_trajectory*/) const {
+    std::size_t chunk_capacity(std::size_t wanted, double /*bytes_per_trajectory*/,
+                               int /*lanes*/ = 1) const {
         return wanted;
     }
 

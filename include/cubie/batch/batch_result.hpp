@@ -16,8 +16,9 @@
 //   initial_states   [state][trajectory], parameters [parameter][trajectory]: the inputs,
 //                    where keep_inputs copied them (for result files); else empty
 //
-// Saved values and summaries a trajectory never reached (it failed earlier) are NaN, and
-// so are the event records it never filled (an event kept fewer times than its capacity).
+// Saved values and summaries a trajectory never reached (it failed earlier) are NaN (with
+// every bit set, core/unrecorded_nan.hpp), and so are the event records it never filled
+// (an event kept fewer times than its capacity).
 // Views (result_views.hpp): series(name) is [save][trajectory] of one saved variable;
 // trajectory(i) is [save][saved variable] of one trajectory; summary(row name) is
 // [window][trajectory]; event_times_of(event) and event_states_of(event, state) are

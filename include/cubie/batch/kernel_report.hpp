@@ -14,6 +14,7 @@ struct kernel_report {
     int registers = 0;            ///< per thread
     std::size_t local_bytes = 0;  ///< per thread; non-zero means arrays spilled to memory
     int block_size = 0;
+    int lanes_per_trajectory = 1;  ///< threads that integrate one trajectory together
     std::size_t blocks = 0;
     int blocks_per_multiprocessor = 0;
     double occupancy = 0;  ///< resident threads over the multiprocessor's maximum
@@ -25,12 +26,13 @@ struct kernel_report {
     int devices = 1;         ///< devices the batch was split over
 
     std::string to_string() const {
-        char text[384];
+        char text[400];
         std::snprintf(text, sizeof text,
-                      "kernel (%s; %s scheduling): %d registers, %zu bytes local memory, %d "
-                      "threads x %zu blocks, %d blocks per multiprocessor, occupancy %.0f%%, "
-                      "%.3f ms in %zu chunk%s on %d device%s",
-                      configuration.c_str(), scheduling.c_str(), registers, local_bytes, block_size,
+                      "kernel (%s; %s scheduling): %d lane%s per trajectory, %d registers, %zu "
+                      "bytes local memory, %d threads x %zu blocks, %d blocks per multiprocessor, "
+                      "occupancy %.0f%%, %.3f ms in %zu chunk%s on %d device%s",
+                      configuration.c_str(), scheduling.c_str(), lanes_per_trajectory,
+                      lanes_per_trajectory == 1 ? "" : "s", registers, local_bytes, block_size,
                       blocks, blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
                       chunks == 1 ? "" : "s", devices, devices == 1 ? "" : "s");
         return text;

@@ -16,12 +16,13 @@
 #include <type_traits>
 
 #include "cubie/core/status.hpp"
+#include "cubie/core/unrecorded_nan.hpp"
 
 namespace cubie {
 
 /// What a trajectory that was never integrated holds in an array.
 enum class unsolved_mark {
-    unrecorded,  ///< NaN values, counters of 2^32 - 1 (all bits set, on the device)
+    unrecorded,  ///< NaN values (unrecorded_nan.hpp), counters of 2^32 - 1: all bits set
     zero,        ///< no steps, iterations or events
     cancelled,   ///< status::cancelled
 };
@@ -32,7 +33,7 @@ constexpr U unsolved_value(unsolved_mark mark) {
     if constexpr (std::is_same_v<U, status>) {
         return status::cancelled;
     } else if constexpr (std::is_floating_point_v<U>) {
-        return mark == unsolved_mark::zero ? U{0} : std::numeric_limits<U>::quiet_NaN();
+        return mark == unsolved_mark::zero ? U{0} : unrecorded_nan<U>();
     } else {
         return mark == unsolved_mark::zero ? U{0} : std::numeric_limits<U>::max();
     }

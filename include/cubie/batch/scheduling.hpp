@@ -11,7 +11,8 @@
 //
 // Every trajectory's arithmetic is the same whichever thread runs it, so the schedules give
 // the same results bit for bit, each in its own trajectory's place. Fixed steps, whose
-// trajectories all take the same steps, always go one trajectory per thread.
+// trajectories all take the same steps, always go one trajectory per thread; on the GPU,
+// methods on several lanes (algorithms/on_lanes.hpp) one per group of lanes.
 //
 //   solver.solve(inputs, settings, backends::cuda{.scheduling = scheduling::static_mapping});
 

@@ -2,11 +2,11 @@
 // The work of one trajectory inside a batch: gather its inputs from [variable][trajectory]
 // arrays, integrate while recording the requested outputs, scatter its final state.
 // Backends bind the arrays (host or device memory) and call the task once per trajectory
-// index, a GPU thread each or an OpenMP iteration each; consecutive indices touch
-// consecutive addresses, so a warp's accesses coalesce. Under balanced scheduling
-// (batch/scheduling.hpp) a GPU thread instead runs run_passes(): trajectories one after the
-// other, a pass of the adaptive loop at a time, taking up the next between two steps of its
-// warp's other lanes.
+// index, a GPU thread each (or `lanes` threads each) or an OpenMP iteration each;
+// consecutive indices touch consecutive addresses, so a warp's accesses coalesce. Under
+// balanced scheduling (batch/scheduling.hpp) a GPU thread of a one-lane method instead runs
+// run_passes(): trajectories one after the other, a pass of the adaptive loop at a time,
+// taking up the next between two steps of its warp's other lanes.
 
 #include <cuda/std/type_traits>
 
@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <new>
 
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/batch/result_fields.hpp"
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
@@ -70,6 +71,9 @@ struct trajectory_task {
     using controller = Controller;
     using system_type = System;
     using layout = output_layout<System, Outputs...>;
+    /// Threads per trajectory on the device (algorithms/on_lanes.hpp): consecutive ones,
+    /// each running operator() for the same index and storing the same outputs.
+    static constexpr int lanes = lanes_per_trajectory<Algorithm>;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;

@@ -2,9 +2,10 @@
 // host_array<T>: the arrays of a result in host memory. A std::vector with an allocator of
 // its own, host_allocator, for three reasons:
 // - resize leaves new elements uninitialised, so that a result of many gigabytes is not
-//   first written by one thread: fill_in_parallel() then touches its pages from every
-//   OpenMP thread, which is where most of the time of a big result goes (each fresh page
-//   is a fault, and a single thread takes them one at a time);
+//   first written by one thread: its first writes come from many (fill_in_parallel() from
+//   every OpenMP thread; the cuda backend's copies from each device's), which matters as
+//   most of the time of a big result goes there (each fresh page is a fault, and a single
+//   thread takes them one at a time);
 // - a large block is backed by transparent huge pages where the system grants them on
 //   request (madvise), so that its first touch takes 512 times fewer faults;
 // - each block can be page-locked in place (the cuda backend does so for a result it
@@ -116,14 +117,12 @@ host_block_header& block_header(host_array<T>& a) noexcept {
 }
 
 /// Resizes to n elements, copying and initialising none: within the capacity nothing is
-/// allocated, beyond it the old elements are dropped rather than copied. True when it
-/// allocated (the new pages are not yet mapped).
+/// allocated, beyond it the old elements are dropped rather than copied (and the new pages
+/// are mapped by whoever first writes them).
 template <class T>
-bool resize_untouched(host_array<T>& a, std::size_t n) {
-    const bool allocates = n > a.capacity();
+void resize_untouched(host_array<T>& a, std::size_t n) {
     a.clear();
     a.resize(n);
-    return allocates;
 }
 
 /// Sets every element to `value`, the array split evenly over the OpenMP threads.

@@ -15,6 +15,7 @@
 // and parse_csv_number<T>(field) its numbers.
 
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -33,9 +34,13 @@ namespace cubie {
 template <class T>
 concept csv_arithmetic = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
-/// The shortest text that reads back as value.
+/// The shortest text that reads back as value; "nan" for every NaN, whatever its sign and
+/// payload (what a trajectory never recorded holds has its sign bit set:
+/// core/unrecorded_nan.hpp).
 template <csv_arithmetic T>
 std::string csv_number(T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(value)) return "nan";
     char text[64];
     const auto [end, error] = std::to_chars(std::begin(text), std::end(text), value);
     if (error != std::errc()) throw std::logic_error("csv_number: buffer too short");

@@ -45,21 +45,23 @@ struct lu_element<cuda::std::complex<T>> {
         const T re = a.real(), im = a.imag();
         if (cuda::std::fabs(re) >= cuda::std::fabs(im)) {
             const T r = im / re;
-            const T inverse = T(1) / (re + im * r);
-            return complex(inverse, -r * inverse);
+            const T inverse = T(1) / detail::lu_multiply_add(im, r, re);
+            return complex(inverse, -detail::lu_product(r, inverse));
         }
         const T r = re / im;
-        const T inverse = T(1) / (re * r + im);
-        return complex(r * inverse, -inverse);
+        const T inverse = T(1) / detail::lu_multiply_add(re, r, im);
+        return complex(detail::lu_product(r, inverse), -inverse);
     }
+    /// The operations rounded as dense_lu.hpp says (detail::lu_multiply_add).
     CUBIE_HD static complex product(const complex& a, const complex& b) {
-        return complex(a.real() * b.real() - a.imag() * b.imag(),
-                       a.real() * b.imag() + a.imag() * b.real());
+        return complex(
+            detail::lu_multiply_add(a.real(), b.real(), -detail::lu_product(a.imag(), b.imag())),
+            detail::lu_multiply_add(a.real(), b.imag(), detail::lu_product(a.imag(), b.real())));
     }
     /// a - b c
     CUBIE_HD static complex minus_product(const complex& a, const complex& b, const complex& c) {
-        return complex(a.real() - (b.real() * c.real() - b.imag() * c.imag()),
-                       a.imag() - (b.real() * c.imag() + b.imag() * c.real()));
+        const complex bc = product(b, c);
+        return complex(a.real() - bc.real(), a.imag() - bc.imag());
     }
 };
 

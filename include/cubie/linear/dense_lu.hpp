@@ -56,6 +56,40 @@
 
 namespace cubie {
 
+namespace detail {
+
+// On the device each operation of the elimination is rounded as written. nvcc leaves the
+// fusing of a multiply with an add to ptxas, which fuses or not by the code around them,
+// so the same elimination compiled into two kernels could round differently (cooperative_lu
+// on 32 lanes and dense_lu on a thread differed in the last bits of a third of the
+// solutions). The host has no fused instruction to count on and rounds twice, in every
+// build the same.
+
+/// a b + c: fused on the device.
+template <class T>
+CUBIE_HD T lu_multiply_add(T a, T b, T c) {
+#if defined(__CUDA_ARCH__)
+    return cuda::std::fma(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
+
+/// a b, rounded on its own: on the device never fused with an addition that follows.
+template <class T>
+CUBIE_HD T lu_product(T a, T b) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (sizeof(T) == sizeof(float))
+        return __fmul_rn(a, b);
+    else
+        return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+}  // namespace detail
+
 /// The arithmetic dense_lu does on its elements, for float and double; complex elements have
 /// their specialisation in linear/complex_dense_lu.hpp.
 template <class T>
@@ -67,9 +101,9 @@ struct lu_element {
     static constexpr int cost = 1;  ///< real multiply-adds per multiply-add of elements
     CUBIE_HD static T magnitude(T a) { return cuda::std::fabs(a); }
     CUBIE_HD static T reciprocal(T a) { return T(1) / a; }
-    CUBIE_HD static T product(T a, T b) { return a * b; }
+    CUBIE_HD static T product(T a, T b) { return detail::lu_product(a, b); }
     /// a - b c
-    CUBIE_HD static T minus_product(T a, T b, T c) { return a - b * c; }
+    CUBIE_HD static T minus_product(T a, T b, T c) { return detail::lu_multiply_add(-b, c, a); }
 };
 
 template <class T, int N>

@@ -3,8 +3,9 @@
 // M x = b is solved for the iteration matrix M = I - h gamma J, J = d f / d y at (t, y) of the
 // step, one linearisation for every stage and iteration of the step.
 //
-//   direct_lu             (linear/direct_lu.hpp) forms J, factors M by dense_lu once per
-//                         step: N^2 values per thread, exact solves
+//   direct_lu             (linear/direct_lu.hpp) forms J, factors M once per step (in the
+//                         system's sparsity pattern where it declares one, else dense:
+//                         linear/iteration_lu.hpp): up to N^2 values per thread, exact solves
 //   newton_krylov<K, P>   (linear/newton_krylov.hpp) matrix-free: M v from J v products
 //                         (right_hand_side::jvp), solved by the Krylov method K (gmres_method,
 //                         bicgstab_method) with preconditioning P (identity, Jacobi,

@@ -15,13 +15,31 @@ namespace cubie {
 
 namespace detail {
 
+/// Metric M of the summaries Metrics...: its `unshared` form where it has one and no other
+/// of Metrics... reads its accumulator (the mean alone keeps a sum, not Welford's moments).
+template <class M, class... Metrics>
+struct unshared_form {
+    using type = M;
+};
+template <class M, class... Metrics>
+requires requires {
+    typename M::unshared;
+}
+struct unshared_form<M, Metrics...> {
+    static constexpr int readers =
+        (0 + ... +
+         (std::is_same_v<typename Metrics::accumulator, typename M::accumulator> ? 1 : 0));
+    using type = std::conditional_t<readers == 1, typename M::unshared, M>;
+};
+
 template <class T, int NVariables, class Summaries>
 struct windows_of {
     using type = void;  // nothing summarised
 };
 template <class T, int NVariables, class... Metrics>
 struct windows_of<T, NVariables, summaries<Metrics...>> {
-    using type = summary_windows<T, NVariables, Metrics...>;
+    using type =
+        summary_windows<T, NVariables, typename unshared_form<Metrics, Metrics...>::type...>;
 };
 
 template <class... Outputs>

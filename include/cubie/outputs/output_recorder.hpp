@@ -24,6 +24,7 @@
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/step_counters.hpp"
+#include "cubie/core/unrecorded_nan.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/events/event_recorder.hpp"
 #include "cubie/outputs/output_layout.hpp"
@@ -78,6 +79,9 @@ struct output_targets
     vector<std::ptrdiff_t, System::n_states> state_offset{};
     vector<std::ptrdiff_t, System::n_observables> observable_offset{};
     std::size_t save_offset = 0;
+    /// Every state saved, in order, in a save's first rows (the default): a save writes
+    /// them one stride apart without looking up their offsets.
+    bool states_in_order = false;
     batch_view<std::uint32_t> saved_counters{};
 
     time_grid<T> samples{};  ///< summary samples: k = 0 (t0, history only) .. K
@@ -93,7 +97,11 @@ struct output_targets
             const auto offset_of = [&](int row) {
                 return row < 0 ? std::ptrdiff_t{-1} : static_cast<std::ptrdiff_t>(row * stride);
             };
-            for (int v = 0; v < System::n_states; ++v) state_offset[v] = offset_of(state_row[v]);
+            states_in_order = true;
+            for (int v = 0; v < System::n_states; ++v) {
+                state_offset[v] = offset_of(state_row[v]);
+                states_in_order = states_in_order && state_row[v] == v;
+            }
             for (int v = 0; v < System::n_observables; ++v)
                 observable_offset[v] = offset_of(observable_row[v]);
             save_offset = static_cast<std::size_t>(rows_per_save) * stride;
@@ -128,6 +136,22 @@ struct next_due<output_schedule::by_step, T> {
 };
 }  // namespace detail
 
+/// Outputs of one grid that a fixed-step loop may take without a check between them
+/// (output_recorder::next_run()).
+struct output_run {
+    std::uint32_t length = 0;  ///< outputs
+    std::uint32_t every = 0;   ///< steps from one to the next
+    bool saves = false;        ///< saves, else summary samples
+};
+
+/// A run's kind as a type (output_recorder::visit_run()): saves or summary samples, one
+/// step apart where OneStep.
+template <bool Saves, bool OneStep>
+struct output_run_kind {
+    static constexpr bool saves = Saves;
+    static constexpr bool one_step = OneStep;
+};
+
 template <output_schedule Schedule, ode_system System, class... Outputs>
 class output_recorder {
     using layout = output_layout<System, Outputs...>;
@@ -136,9 +160,25 @@ class output_recorder {
                                                   detail::nothing_summarised>;
     static constexpr bool by_step = Schedule == output_schedule::by_step;
 
+    static constexpr bool summarises_without_neighbours = [] {
+        if constexpr (layout::summarises)
+            return !windows_type::needs_neighbours;
+        else
+            return false;
+    }();
+
 public:
     static constexpr bool records = layout::records;
     static constexpr output_schedule schedule = Schedule;
+    /// By step, summaries whose accumulators see each sample alone can be taken in runs
+    /// (next_run()), and saves without counters; neither with observables, which are only
+    /// ever evaluated at states found finite (a system's observables need not be defined
+    /// elsewhere).
+    static constexpr bool samples_in_runs =
+        by_step && summarises_without_neighbours && !layout::summarises_observables;
+    static constexpr bool saves_in_runs =
+        by_step && layout::saves_states && !layout::saves_observables && !layout::saves_counters;
+    static constexpr bool records_in_runs = samples_in_runs || saves_in_runs;
 
     /// By time: for adaptive steps.
     CUBIE_HD output_recorder(const output_targets<System, Outputs...>& targets,
@@ -189,7 +229,126 @@ public:
         }
     }
 
+    /// The run of outputs due next: `length` points of one grid (saves, or summary samples
+    /// inside a window), `every` steps apart from next_step() on, with no output of the
+    /// other grid among them and none at the last step or past it. The loop takes a run
+    /// without checking finiteness between its outputs (take_in_run(), end_run()). A run
+    /// that ends non-finite is taken again step by step from its start, with the checks:
+    /// saves are written again with the same values up to the failure, and the run's later
+    /// saves are set NaN (after_failed_run()), as for any save not reached; a run of
+    /// samples is ended first (end_run()), so the retake records none again: they went to
+    /// a window the failure leaves unfinished, which is never written. Saves with counters
+    /// are not taken in runs (their differences would have to be taken back); summaries
+    /// whose accumulators see neighbours are not either (each sample finishes the last).
+    /// length 0 where the next output starts no run. Asked only while an output is due
+    /// before the last step, so n_steps > 0, and sample 0 (at t0) is taken.
+    CUBIE_HD output_run next_run() const requires(records_in_runs) {
+        const std::uint64_t never = time_grid<T>::never();
+        assert(next_.n_steps > 0 && (!layout::summarises || next_sample_ > 0));
+        std::uint64_t save = never, sample = never;
+        if constexpr (layout::saves) save = targets_.saves.step_or_never(next_save_, next_.n_steps);
+        if constexpr (layout::summarises)
+            sample = targets_.samples.step_or_never(next_sample_, next_.n_steps);
+        if constexpr (saves_in_runs)
+            if (save < sample) return run_of(targets_.saves, next_save_, save, sample, never, true);
+        if constexpr (samples_in_runs)
+            if (sample < save)
+                return run_of(targets_.samples, next_sample_, sample, save,
+                              windows_.samples_within_window(), false);
+        return {};
+    }
+    /// Calls visit(kind) with the kind of `run` as a type (output_run_kind), so that the
+    /// loop keeps a copy of its steps for each: saves two steps per iteration, samples one
+    /// step apart in pairs without an inner loop (take_pair_in_run()), other samples a step
+    /// per iteration (bench/RESULTS.md).
+    template <class Visit>
+    CUBIE_HD void visit_run(const output_run& run, Visit&& visit) const requires(records_in_runs) {
+        if constexpr (saves_in_runs) {
+            if (run.saves) {
+                visit(output_run_kind<true, false>{});
+                return;
+            }
+        }
+        if constexpr (samples_in_runs) {
+            if (run.every == 1) {
+                visit(output_run_kind<false, true>{});
+                return;
+            }
+        }
+        visit(output_run_kind<false, false>{});  // samples: not reached where none are taken
+    }
+    /// Output j (from 0) of a run of `Kind` (visit_run()), at (t, y).
+    template <class Kind>
+    CUBIE_HD void take_in_run(Kind, const right_hand_side<System>& f, T t, const state_t<System>& y,
+                              std::uint32_t j) requires(records_in_runs) {
+        if constexpr (Kind::saves && saves_in_runs)
+            write_save(next_save_ + j, f, t, y);
+        else if constexpr (!Kind::saves && samples_in_runs)
+            windows_.add_within(summarised(f, t, y), j);
+    }
+    /// Samples j and j + 1 of a run of samples one step apart, at (t1, y1) and (t2, y2),
+    /// where sample j opens a pair (opens_pair()): the same as take_in_run() on each, at
+    /// less cost for accumulators that sum pairs (metrics/running_sum.hpp).
+    CUBIE_HD void take_pair_in_run(output_run_kind<false, true>, const right_hand_side<System>& f,
+                                   T t1, const state_t<System>& y1, T t2, const state_t<System>& y2,
+                                   std::uint32_t j) requires(samples_in_runs) {
+        windows_.add_pair_within(summarised(f, t1, y1), summarised(f, t2, y2), j);
+    }
+    /// Output j (from 0) of a run of samples one step apart is an odd one of its window,
+    /// which opens a pair with the next.
+    CUBIE_HD bool opens_pair(output_run_kind<false, true>, std::uint32_t j) const
+        requires(samples_in_runs) {
+        return windows_.opens_pair(j);
+    }
+    /// The run's outputs are taken: the outputs due next are those after them.
+    CUBIE_HD void end_run(const output_run& run) requires(records_in_runs) {
+        if (run.saves) {
+            next_save_ += run.length;
+        } else {
+            if constexpr (samples_in_runs) {
+                next_sample_ += run.length;
+                windows_.end_run(run.length);
+            }
+        }
+        next_.step = step_due();
+    }
+    /// The index past `run`'s last output in its grid, before the run is taken.
+    CUBIE_HD std::uint32_t run_end(const output_run& run) const requires(records_in_runs) {
+        return (run.saves ? next_save_ : next_sample_) + run.length;
+    }
+    /// The trajectory failed inside a run (which would have ended at index `end`, run_end()),
+    /// taken again up to the failure: the run's saves not reached are set NaN.
+    CUBIE_HD void after_failed_run(const right_hand_side<System>& f, const output_run& run,
+                                   std::uint32_t end) requires(records_in_runs) {
+        if (run.saves)
+            for (std::uint32_t index = next_save_; index < end; ++index)
+                write_save(index, f, T(0), state_t<System>{}, true);
+    }
+
 private:
+    CUBIE_HD static std::uint64_t least(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
+
+    /// The regular points of `grid` from point `index` on before the last step (k every_steps
+    /// < n_steps).
+    CUBIE_HD std::uint64_t regular_points_left(const time_grid<T>& grid,
+                                               std::uint32_t index) const {
+        const std::uint64_t k = std::uint64_t{grid.first_k} + index;
+        const std::uint64_t last_k = least(grid.last_k, (next_.n_steps - 1) / grid.every_steps);
+        return k <= last_k ? last_k - k + 1 : 0;
+    }
+
+    /// The run of `grid`'s points from `index` on, the first at step `first`: regular points
+    /// before the last step, before `other` (the other grid's next step), at most `limit`.
+    CUBIE_HD output_run run_of(const time_grid<T>& grid, std::uint32_t index, std::uint64_t first,
+                               std::uint64_t other, std::uint64_t limit, bool saves) const {
+        const std::uint64_t every = grid.every_steps;
+        assert(every > 0);  // a fixed step's grids are whole numbers of steps (output_plan.hpp)
+        std::uint64_t length = least(regular_points_left(grid, index), limit);
+        if (other != time_grid<T>::never())
+            length = least(length, (other - first + every - 1) / every);
+        return {static_cast<std::uint32_t>(length), static_cast<std::uint32_t>(every), saves};
+    }
+
     /// The windows take the targets' settings before any sample: bound outside the loop,
     /// they are read from the kernel's parameters rather than held in registers.
     CUBIE_HD void bind_windows() {
@@ -231,25 +390,7 @@ private:
 
     CUBIE_HD void save(const right_hand_side<System>& f, T t, const state_t<System>& y,
                        const step_counters& counters) {
-        if constexpr (layout::saves_states || layout::saves_observables) {
-            assert((static_cast<int>(next_save_) + 1) * targets_.rows_per_save <=
-                   targets_.saved.rows());
-            T* const first_row = targets_.saved.column(trajectory_) +
-                                 static_cast<std::size_t>(next_save_) * targets_.save_offset;
-            if constexpr (layout::saves_states) {
-                CUBIE_UNROLL
-                for (int v = 0; v < System::n_states; ++v)
-                    if (targets_.state_offset[v] >= 0) first_row[targets_.state_offset[v]] = y[v];
-            }
-            if constexpr (layout::saves_observables) {
-                observables_t<System> o{};
-                f.observables(t, y, o);
-                CUBIE_UNROLL
-                for (int v = 0; v < System::n_observables; ++v)
-                    if (targets_.observable_offset[v] >= 0)
-                        first_row[targets_.observable_offset[v]] = o[v];
-            }
-        }
+        write_save(next_save_, f, t, y);
         if constexpr (layout::saves_counters) {
             const int row = static_cast<int>(next_save_) * n_saved_counters;
             targets_.saved_counters(row, trajectory_) = counters.accepted - at_last_save_.accepted;
@@ -259,7 +400,41 @@ private:
         }
     }
 
-    CUBIE_HD void sample(const right_hand_side<System>& f, T t, const state_t<System>& y) {
+    /// The saved states and observables of save `index`, at (t, y); NaN for `unreached`.
+    CUBIE_HD void write_save(std::uint32_t index, const right_hand_side<System>& f, T t,
+                             const state_t<System>& y, bool unreached = false) {
+        if constexpr (layout::saves_states || layout::saves_observables) {
+            assert((static_cast<int>(index) + 1) * targets_.rows_per_save <= targets_.saved.rows());
+            T* const first_row = targets_.saved.column(trajectory_) +
+                                 static_cast<std::size_t>(index) * targets_.save_offset;
+            const T nan = unrecorded_nan<T>();
+            if constexpr (layout::saves_states) {
+                if (targets_.states_in_order) {
+                    T* row = first_row;
+                    CUBIE_UNROLL
+                    for (int v = 0; v < System::n_states; ++v, row += targets_.saved.stride())
+                        *row = unreached ? nan : y[v];
+                } else {
+                    CUBIE_UNROLL
+                    for (int v = 0; v < System::n_states; ++v)
+                        if (targets_.state_offset[v] >= 0)
+                            first_row[targets_.state_offset[v]] = unreached ? nan : y[v];
+                }
+            }
+            if constexpr (layout::saves_observables) {
+                observables_t<System> o{};
+                if (!unreached) f.observables(t, y, o);
+                CUBIE_UNROLL
+                for (int v = 0; v < System::n_observables; ++v)
+                    if (targets_.observable_offset[v] >= 0)
+                        first_row[targets_.observable_offset[v]] = unreached ? nan : o[v];
+            }
+        }
+    }
+
+    /// The summarised variables at (t, y): the states, then the observables where summarised.
+    CUBIE_HD vector<T, layout::n_summarised> summarised(const right_hand_side<System>& f, T t,
+                                                        const state_t<System>& y) const {
         vector<T, layout::n_summarised> x{};
         CUBIE_UNROLL
         for (int v = 0; v < System::n_states; ++v) x[v] = y[v];
@@ -269,6 +444,11 @@ private:
             CUBIE_UNROLL
             for (int v = 0; v < System::n_observables; ++v) x[System::n_states + v] = o[v];
         }
+        return x;
+    }
+
+    CUBIE_HD void sample(const right_hand_side<System>& f, T t, const state_t<System>& y) {
+        const vector<T, layout::n_summarised> x = summarised(f, t, y);
         if (next_sample_ == 0)
             windows_.first(x);
         else

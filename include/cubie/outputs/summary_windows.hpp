@@ -200,14 +200,13 @@ struct summary_windows {
 
     /// The next sample, k = 1 .. K.
     CUBIE_HD void add(const vector<T, NVariables>& x) {
-        ++k_;
         if constexpr (needs_neighbours) {
-            if (k_ >= 2) {
-                const T time = sample_time(k_ - 1);
+            if (k_ >= 1) {  // this is sample k_ + 1 >= 2: sample k_ has both neighbours
+                const T time = sample_time(k_);
                 const T none = cuda::std::numeric_limits<T>::quiet_NaN();
                 add_to<true>([&](int v) {
                     return metrics::sample<T>{
-                        history_.last[v], history_.before_last[v], x[v], time, interval_, none};
+                        history_.last[v], history_.before_last[v], x[v], time, interval_, none, 0};
                 });
             }
             // The previous sample closed a window that neighbour accumulators just finished.
@@ -215,19 +214,55 @@ struct summary_windows {
             history_.before_last = history_.last;
             history_.last = x;
         }
-        const T time = sample_time(k_);
-        const T reciprocal_count = T(1) / static_cast<T>(filled_ + 1);
-        add_to<false>([&](int v) {
-            const T none = cuda::std::numeric_limits<T>::quiet_NaN();
-            return metrics::sample<T>{x[v], none, none, time, interval_, reciprocal_count};
-        });
-        ++filled_;
+        add_within(x, 0);
+        end_run(1);
         if (filled_ == samples_per_window_) {
             if constexpr (!needs_neighbours)
                 next_window();
             else if (window_ + 1 == n_windows_)  // sample K: no neighbour sample follows
                 write_window();
         }
+    }
+
+    /// How many of the next samples add_within() may take: those before the sample that
+    /// completes the window (it writes the window). Not for accumulators that need
+    /// neighbours: every sample completes the one before it.
+    CUBIE_HD std::uint32_t samples_within_window() const requires(!needs_neighbours) {
+        return samples_per_window_ - 1 - filled_;
+    }
+
+    /// Sample j (from 0) after those counted so far, to the accumulators without
+    /// neighbours; end_run() counts them. A run of samples taken this way, without add(),
+    /// stops before the window's end: j < samples_within_window().
+    CUBIE_HD void add_within(const vector<T, NVariables>& x, std::uint32_t j) {
+        add_to<false>([&](int v) { return sample_within(x[v], j); });
+    }
+    /// Samples j and j + 1 together, where sample j opens a pair (opens_pair(j)): to an
+    /// accumulator with add_pair() as a pair, with the bits of two add_within() calls.
+    CUBIE_HD void add_pair_within(const vector<T, NVariables>& x1, const vector<T, NVariables>& x2,
+                                  std::uint32_t j) {
+        assert(opens_pair(j));
+        for_each_state([&](auto accumulator, auto& state, int v) {
+            using A = typename decltype(accumulator)::type;
+            if constexpr (!A::needs_neighbours) {
+                const metrics::sample<T> first = sample_within(x1[v], j);
+                const metrics::sample<T> second = sample_within(x2[v], j + 1);
+                if constexpr (requires { A::add_pair(state, first, second); }) {
+                    A::add_pair(state, first, second);
+                } else {
+                    A::add(state, first);
+                    A::add(state, second);
+                }
+            }
+        });
+    }
+    /// Sample j (from 0) after those counted so far is an odd one of its window: with the
+    /// next, a pair (add_pair_within()).
+    CUBIE_HD bool opens_pair(std::uint32_t j) const { return (filled_ + j + 1) % 2 == 1; }
+    /// Counts the n samples taken by add_within().
+    CUBIE_HD void end_run(std::uint32_t n) {
+        k_ += n;
+        filled_ += n;
     }
 
 private:
@@ -242,25 +277,39 @@ private:
 
     CUBIE_HD T sample_time(std::uint32_t k) const { return t0_ + static_cast<T>(k) * interval_; }
 
+    /// Value x as sample j (from 0) after those counted so far, for accumulators without
+    /// neighbours.
+    CUBIE_HD metrics::sample<T> sample_within(T x, std::uint32_t j) const {
+        const std::uint32_t count = filled_ + j + 1;
+        const T none = cuda::std::numeric_limits<T>::quiet_NaN();
+        return {x,    none, none, sample_time(k_ + j + 1), interval_, T(1) / static_cast<T>(count),
+                count};
+    }
+
     CUBIE_HD void reset_accumulators() {
-        static_for<n_accumulators>([&](auto a) {
-            using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
-            CUBIE_UNROLL
-            for (int v = 0; v < NVariables; ++v)
-                A::reset(cuda::std::get<decltype(a)::value>(states_)[v]);
-        });
+        for_each_state(
+            [](auto accumulator, auto& state, int) { decltype(accumulator)::type::reset(state); });
     }
 
     /// Adds sample_of(v) to every accumulator whose needs_neighbours is Neighbours.
     template <bool Neighbours, class SampleOf>
     CUBIE_HD void add_to(const SampleOf& sample_of) {
+        for_each_state([&](auto accumulator, auto& state, int v) {
+            using A = typename decltype(accumulator)::type;
+            if constexpr (A::needs_neighbours == Neighbours) A::add(state, sample_of(v));
+        });
+    }
+
+    /// visit(accumulator, state, v) for each accumulator A, as cuda::std::type_identity<A>,
+    /// and each variable v, with A's state of v.
+    template <class Visit>
+    CUBIE_HD void for_each_state(Visit&& visit) {
         static_for<n_accumulators>([&](auto a) {
             using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
-            if constexpr (A::needs_neighbours == Neighbours) {
-                CUBIE_UNROLL
-                for (int v = 0; v < NVariables; ++v)
-                    A::add(cuda::std::get<decltype(a)::value>(states_)[v], sample_of(v));
-            }
+            CUBIE_UNROLL
+            for (int v = 0; v < NVariables; ++v)
+                visit(cuda::std::type_identity<A>{}, cuda::std::get<decltype(a)::value>(states_)[v],
+                      v);
         });
     }
 

@@ -15,6 +15,11 @@
 // Outputs are policy types (outputs/output_policies.hpp); what is not requested is not
 // compiled. Final states, statuses and step counts always come back.
 //
+// On the cuda backend, the Rosenbrock methods integrate each trajectory of a system of more
+// than 8 states on several lanes of a warp
+// (algorithms/on_lanes.hpp: on_lanes<Method, G> names the lanes, on_lanes<Method, 1> keeps one
+// thread).
+//
 // solve() validates the settings and the input sizes before any work; a bad value throws
 // std::invalid_argument naming it. Trajectories that fail report a status and leave the
 // others untouched.
@@ -32,6 +37,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/algorithms/stepper.hpp"
 #include "cubie/backends/automatic.hpp"
 #include "cubie/backends/backend.hpp"
@@ -123,12 +129,15 @@ public:
             const auto [task, outputs] = prepare(inputs, settings);
 #if defined(__CUDACC__)
             if constexpr (std::is_same_v<Backend, backends::host>) check_host_readable(inputs);
+            if constexpr (std::is_same_v<Backend, backends::cuda>)
+                backend.check_block_size(task_type::lanes);
 #endif
-            const bool allocated = prepare_result(result, inputs.n_trajectories, outputs);
-            // Marked up front where the backend leaves outputs unwritten, and where the
-            // arrays are new: every thread then takes a share of their first page faults.
-            if (allocated || !Backend::writes_every_output)
-                result.mark_unsolved(0, inputs.n_trajectories);
+            prepare_result(result, inputs.n_trajectories, outputs);
+            // Marked up front where the backend leaves outputs unwritten. New arrays are not
+            // filled first where it writes every output: its own writes take their page
+            // faults (the cuda backend's copies into a pageable result, each device's over
+            // its own threads), and a fill would write every byte twice.
+            if (!Backend::writes_every_output) result.mark_unsolved(0, inputs.n_trajectories);
             try {
                 run(task, inputs, backend, result, outputs.result_bytes(1) + input_bytes(),
                     control);
@@ -163,6 +172,7 @@ public:
                 "marked before any input is read: copy them first, or solve into another "
                 "device_result");
         const auto [task, outputs] = prepare(inputs, settings);
+        backend.check_block_size(task_type::lanes);
         const int device = backend.result_device();
         const std::size_t n = inputs.n_trajectories;
         describe_result(result, n, outputs);
@@ -179,7 +189,10 @@ public:
 #endif
 
 private:
-    using task_type = trajectory_task<Algorithm, Controller, System, Outputs...>;
+    /// The method as the batch takes it: on as many lanes per trajectory as its mapping
+    /// gives (algorithms/on_lanes.hpp).
+    using mapped = mapped_algorithm<System, Algorithm>;
+    using task_type = trajectory_task<mapped, Controller, System, Outputs...>;
 
     /// The per-trajectory work and the outputs' plan, from validated settings and inputs
     /// (throws before any allocation when either is wrong).
@@ -189,7 +202,7 @@ private:
     };
     prepared_solve prepare(const batch_inputs<value_type>& inputs,
                            const settings_type& settings) const {
-        const auto integration = make_integration_settings<Algorithm, Controller, System>(settings);
+        const auto integration = make_integration_settings<mapped, Controller, System>(settings);
         check_sizes(inputs);
         plan_type outputs = plan(settings);
         task_type task{system_, integration, inputs.n_trajectories, outputs.targets};
@@ -228,7 +241,7 @@ private:
         if (n == 0) return;
         std::size_t chunk = control.chunk_trajectories;
         if (chunk == 0) chunk = control.progress ? (n + 99) / 100 : n;
-        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory), n);
+        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory, task_type::lanes), n);
         const auto start = std::chrono::steady_clock::now();
         solve_progress p;
         p.total = n;
@@ -307,9 +320,9 @@ private:
     }
 
     /// Sizes r's arrays and legends for n trajectories from the plan, within the arrays'
-    /// capacity where it fits, and says whether any array was allocated anew. Says so
-    /// before allocating when the outputs cannot fit in host memory.
-    static bool prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
+    /// capacity where it fits. Says so before allocating when the outputs cannot fit in
+    /// host memory.
+    static void prepare_result(batch_result<value_type>& r, std::size_t n, const plan_type& plan) {
         const double bytes = plan.result_bytes(n);
         const double memory = host_memory_bytes();
         if (bytes > memory || bytes > double(std::numeric_limits<std::ptrdiff_t>::max()))
@@ -319,15 +332,11 @@ private:
                 format_value(std::floor(memory / (1 << 20))) +
                 " MiB this machine has: save less often, select fewer variables, summarise "
                 "instead of saving, or solve fewer trajectories at a time");
-        bool allocated = false;
         const result_rows rows = rows_of(plan);
         try {
             // Sized untouched (cleared first: growing copies nothing).
             for_each_result_field(
-                [&](const result_field& f, auto& a) {
-                    allocated |= resize_untouched(a, rows.*f.rows * n);
-                },
-                r);
+                [&](const result_field& f, auto& a) { resize_untouched(a, rows.*f.rows * n); }, r);
         } catch (const std::bad_alloc&) {
             throw std::invalid_argument("the outputs of " + std::to_string(n) +
                                         " trajectories need " + format_value(bytes) +
@@ -339,7 +348,6 @@ private:
         r.parameter_names.clear();
         r.backend.clear();
         r.kernel.reset();
-        return allocated;
     }
 
     /// The legends of a result of n trajectories.

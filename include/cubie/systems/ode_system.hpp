@@ -13,14 +13,18 @@
 //   jvp(t, y, p, drivers, v, Jv) const           Jacobian-vector product J v
 //   time_derivative(t, y, p, drivers, dfdt) const  partial f / partial t, drivers held fixed
 //   driver_jacobian(t, y, p, drivers, Jd) const  Jd[i][k] = d f_i / d driver_k
+//   jacobian_pattern                             static constexpr sparsity_pattern<n_states>:
+//                                                the entries jacobian can write nonzero
 //
 // Constants of a model are static constexpr members and compile into the kernel;
 // parameters vary per trajectory and arrive at run time. All arrays are fixed-size
 // cubie::vector values, so a system costs registers, never memory traffic.
 
 #include <concepts>
+#include <type_traits>
 
 #include "cubie/core/vector.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie {
 
@@ -57,6 +61,12 @@ concept has_jacobian = ode_system<S> &&
              const drivers_t<S>& d, jacobian_t<S>& J) {
     sys.jacobian(t, y, p, d, J);
 };
+
+/// The entries of J a system's jacobian can make nonzero, declared (the code generator
+/// does): stiff methods then factor I - h gamma J in that pattern (linear/iteration_lu.hpp).
+template <class S>
+concept has_jacobian_pattern = has_jacobian<S> &&
+    std::same_as<std::remove_cvref_t<decltype(S::jacobian_pattern)>, sparsity_pattern<S::n_states>>;
 
 template <class S>
 concept has_jvp = ode_system<S> &&

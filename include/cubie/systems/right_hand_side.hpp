@@ -57,6 +57,11 @@ using driver_splines_t =
 
 template <ode_system System>
 struct right_hand_side {
+    static_assert(
+        !requires { System::jacobian_pattern.nonzero; } || has_jacobian_pattern<System>,
+        "a system's jacobian_pattern is a sparsity_pattern<n_states>, beside its "
+        "jacobian");
+    using system_type = System;
     using value_type = typename System::value_type;
     using state_type = state_t<System>;
 

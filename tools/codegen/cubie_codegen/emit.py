@@ -177,6 +177,7 @@ class _Header:
         self.lines = []
         self.cse_counts = {}
         self.state_index = {x: k for k, x in enumerate(self.states)}
+        self._jacobian = None
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -249,6 +250,8 @@ class _Header:
             self.observables()
         if m.emit_jacobian:
             self.emit()
+            self.jacobian_pattern()
+            self.emit()
             self.jacobian()
         self.emit()
         self.jvp()
@@ -299,6 +302,8 @@ class _Header:
         if m.events:
             self.emit('#include "cubie/events/event_list.hpp"')
         self.emit('#include "cubie/systems/ode_system.hpp"')
+        if m.emit_jacobian:
+            self.emit('#include "cubie/systems/sparsity_pattern.hpp"')
         self.emit()
 
     def layout_comment(self):
@@ -380,12 +385,30 @@ class _Header:
         mine = sorted(index[x] for x in f.free_symbols if x in index)
         return [(k, derivative(f, symbols[k])) for k in mine]
 
+    def jacobian_entries(self):
+        """(i, j, d f_i / d y_j) for the entries of J that are not identically zero, row by
+        row: the jacobian and its pattern, differentiated once."""
+        if self._jacobian is None:
+            self._jacobian = [(i, j, d) for i, f in enumerate(self.m.rhs)
+                              for j, d in self.derivatives(f, self.states, self.state_index)
+                              if d != 0]
+        return self._jacobian
+
+    def jacobian_pattern(self):
+        n = len(self.states)
+        rows = [["."] * n for _ in range(n)]
+        for i, j, _ in self.jacobian_entries():
+            rows[i][j] = "x"
+        self.emit(f"{INDENT}/// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff")
+        self.emit(f"{INDENT}/// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).")
+        self.emit(f"{INDENT}static constexpr cubie::sparsity_pattern<{n}> jacobian_pattern{{{{")
+        for row in rows:
+            self.emit(f'{INDENT * 2}"{"".join(row)}",')
+        self.emit(f"{INDENT}}}}};")
+
     def jacobian(self):
         s = self.m.name
-        outputs = []
-        for i, f in enumerate(self.m.rhs):
-            outputs += [(f"J[{i}][{j}]", d)
-                        for j, d in self.derivatives(f, self.states, self.state_index)]
+        outputs = [(f"J[{i}][{j}]", d) for i, j, d in self.jacobian_entries()]
         self.function("jacobian", ["J[i][j] = d f_i / d y_j (dense)."], outputs,
                       output=[(f"cubie::jacobian_t<{s}>&", "J")], zero="J",
                       entries=len(self.states) ** 2)

@@ -91,13 +91,27 @@ def test_literals_are_in_the_working_precision(write):
         code = re.sub(r'"[^"]*"', '""', code)  # names
         code = re.sub(r"//.*", "", code)  # trailing comments
         code = re.sub(r"\[\d+\]", "[]", code)  # indices
-        while re.search(r"(vector|array)<[^<>]*>", code):  # sizes
-            code = re.sub(r"(vector|array)<[^<>]*>", "", code)
+        while re.search(r"(vector|array|sparsity_pattern)<[^<>]*>", code):  # sizes
+            code = re.sub(r"(vector|array|sparsity_pattern)<[^<>]*>", "", code)
         code = re.sub(r"(n_\w+|capacity) = \d+;", "", code)  # sizes, event capacities
         assert re.search(r"T\(-?\d", code)
         outside = re.sub(r"\bT\(-?[\d.e+-]+\)", "", code)  # every T(number)
         outside = re.sub(r"\b[A-Za-z_]\w*", "name", outside)  # names with digits: s12, k3
         assert not re.findall(r"\d", outside), (path, outside)
+
+
+def test_jacobian_pattern_marks_exactly_the_entries_the_jacobian_writes(write):
+    for path in CATALOGUE + [write(EVERYTHING)]:
+        text = header(load(path))
+        n = int(re.search(r"n_states = (\d+);", text).group(1))
+        rows = re.search(r"jacobian_pattern\{\{\n(.*?)\n\s*\}\};", text, re.S).group(1)
+        marked = {(i, j) for i, row in enumerate(re.findall(r'"([x.]+)",', rows))
+                  for j, c in enumerate(row) if c == "x"}
+        assert len(re.findall(r'"([x.]+)",', rows)) == n
+        jacobian = text[text.index("void jacobian("):]
+        jacobian = jacobian[:jacobian.index("\n    }\n")]
+        written = {(int(i), int(j)) for i, j in re.findall(r"J\[(\d+)\]\[(\d+)\] =", jacobian)}
+        assert written == marked, path
 
 
 def test_small_integer_powers_are_multiplications(write):

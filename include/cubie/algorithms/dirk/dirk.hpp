@@ -2,8 +2,9 @@
 // Generic diagonally implicit Runge-Kutta stepper over an SDIRK or ESDIRK tableau
 // (dirk_tableau.hpp), with a simplified Newton iteration for each implicit stage whose linear
 // solver is a policy (linear/newton_linear_solver.hpp): dirk<Tableau> factors the iteration
-// matrix with dense_lu (direct_lu, the default), dirk<Tableau, newton_krylov<Method,
-// Preconditioning>> solves with it matrix-free (linear/newton_krylov.hpp).
+// matrix by LU (direct_lu, the default: linear/iteration_lu.hpp), dirk<Tableau,
+// newton_krylov<Method, Preconditioning>> solves with it matrix-free
+// (linear/newton_krylov.hpp).
 //
 // Stage i splits into a known part and an unknown one (Kennedy & Carpenter, NASA/TM-2016-
 // 219173, Sect. 2.2; Hairer & Wanner, Solving ODEs II, IV.8):
@@ -88,7 +89,7 @@
 // iterations and the linear iterations: one per LU solve with direct_lu (one per Newton
 // iteration and one per stage's predictor), the Krylov iterations with newton_krylov. A step
 // fails with
-//   - step_failure::singular_matrix when M is singular (direct_lu: dense_lu::factor fails);
+//   - step_failure::singular_matrix when M is singular (direct_lu: its LU's factor fails);
 //   - step_failure::linear_solver_failure when a Krylov solve breaks down (M singular on the
 //     Krylov space, or a value not finite), at once;
 //   - step_failure::linear_solver_failure when the Newton iteration of a stage fails and one
@@ -118,6 +119,7 @@
 #include "cubie/linear/direct_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/krylov_outcome.hpp"
+#include "cubie/linear/lane_group.hpp"
 #include "cubie/linear/newton_linear_solver.hpp"
 
 namespace cubie {
@@ -151,6 +153,11 @@ struct dirk {
     static constexpr bool implicit = true;
     static constexpr bool has_error_estimate = embedded_dirk_tableau<Tableau>;
     static constexpr bool has_dense_output = false;
+    /// With direct_lu, lanes can take a step together (algorithms/on_lanes.hpp): they share
+    /// M's rows and its LU, and each runs the Newton iterations on the whole state. Only when
+    /// asked (on_lanes): every lane holding the stages whole, kvaerno5 on Pollution spilled
+    /// and ran 3 to 6 times slower on 4 to 32 lanes than on one thread (bench/RESULTS.md).
+    static constexpr bool cooperative = std::is_same_v<LinearSolver, direct_lu>;
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
     static constexpr int error_estimate_order = [] {
@@ -172,27 +179,46 @@ struct dirk {
     /// singular or the iteration fails.
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
-                              State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
-        constexpr int n = static_cast<int>(size_of<State>);
-        stage_derivatives<State> k;
-        State last_stage;
-        if (compute_stages(f, t, dt, y, dydt, fixed_step_newton_tolerances<T, n>(newton_kappa),
-                           T(0), k, last_stage, report))
-            y_new = solution(y, dt, k, last_stage);
-        else
-            fail_fixed_step(y_new);
+                              State& y_new, State& dydt_new, implicit_step_report& report) {
+        step(single_lane{}, f, t, dt, y, dydt, y_new, dydt_new, report);
     }
 
     /// One step returning the weighted RMS norm of its local error estimate; infinite (and
     /// y_new = y) when M is singular or the iteration fails.
     template <class F, class State, int N, class T = typename F::value_type>
     requires embedded_dirk_tableau<Tableau> CUBIE_HD static T step_with_error(
-        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& /*dydt_new*/,
+        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& dydt_new,
         const tolerances<T, N>& tol, implicit_step_report& report) {
+        return step_with_error(single_lane{}, f, t, dt, y, dydt, y_new, dydt_new, tol, report);
+    }
+
+    /// The same steps taken by the lanes of g together (linear/lane_group.hpp; cooperative
+    /// methods only), each lane holding and returning the whole state: M's rows and its LU
+    /// are dealt out to the lanes, and every solve gives each lane the whole solution. The
+    /// arithmetic is the one-lane step's: the lanes' results are the same bits where the
+    /// compiler rounds them alike (on the host, always).
+    template <lane_group Group, class F, class State, class T = typename F::value_type>
+    CUBIE_HD static void step(const Group& g, const F& f, T t, T dt, const State& y,
+                              const State& dydt, State& y_new, State& /*dydt_new*/,
+                              implicit_step_report& report) {
+        constexpr int n = static_cast<int>(size_of<State>);
+        stage_derivatives<State> k;
+        State last_stage;
+        if (compute_stages(g, f, t, dt, y, dydt, fixed_step_newton_tolerances<T, n>(newton_kappa),
+                           T(0), k, last_stage, report))
+            y_new = solution(y, dt, k, last_stage);
+        else
+            fail_fixed_step(y_new);
+    }
+
+    template <lane_group Group, class F, class State, int N, class T = typename F::value_type>
+    requires embedded_dirk_tableau<Tableau> CUBIE_HD static T step_with_error(
+        const Group& g, const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+        State& /*dydt_new*/, const tolerances<T, N>& tol, implicit_step_report& report) {
         stage_derivatives<State> k;
         State last_stage;
         const T linear_tolerance = T(newton_kappa * linear_tolerance_fraction);
-        if (!compute_stages(f, t, dt, y, dydt, tol, linear_tolerance, k, last_stage, report))
+        if (!compute_stages(g, f, t, dt, y, dydt, tol, linear_tolerance, k, last_stage, report))
             return fail_adaptive_step(y, y_new);
         y_new = solution(y, dt, k, last_stage);
         State error{};
@@ -223,18 +249,31 @@ private:
             return combine<stages>(y, dt, k);
     }
 
+    /// M = I - h gamma J of the step: on one lane the linear solver's own, on several
+    /// direct_lu's with its rows dealt out to them.
+    template <class Group, class F, class State, int N, class T>
+    CUBIE_HD static auto iteration_matrix(const Group& g, const F& f, T t, const State& y,
+                                          const State& dydt, T h_gamma,
+                                          const tolerances<T, N>& tol) {
+        if constexpr (Group::size == 1)
+            return typename LinearSolver::template iteration_matrix<F, State>(f, t, y, dydt,
+                                                                              h_gamma, tol);
+        else
+            return typename LinearSolver::template iteration_matrix<F, State, Group>(
+                f, t, y, dydt, h_gamma, tol, g);
+    }
+
     /// The stage derivatives k and the last stage value of a step from (t, y); false when M
     /// is singular, a linear solve breaks down or an iteration fails (report.failure says
     /// which).
-    template <class F, class State, int N, class T>
-    CUBIE_HD static bool compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
-                                        const tolerances<T, N>& tol, T linear_tolerance,
-                                        stage_derivatives<State>& k, State& last_stage,
-                                        implicit_step_report& report) {
+    template <class Group, class F, class State, int N, class T>
+    CUBIE_HD static bool compute_stages(const Group& g, const F& f, T t, T dt, const State& y,
+                                        const State& dydt, const tolerances<T, N>& tol,
+                                        T linear_tolerance, stage_derivatives<State>& k,
+                                        State& last_stage, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
-        using matrix_type = typename LinearSolver::template iteration_matrix<F, State>;
         const T h_gamma = dt * T(Tableau::gamma);
-        const matrix_type M(f, t, y, dydt, h_gamma, tol);
+        const auto M = iteration_matrix(g, f, t, y, dydt, h_gamma, tol);
         if (!M.valid()) {
             report.failure = step_failure::singular_matrix;
             return false;

@@ -17,7 +17,8 @@
 // R being the right-hand side above. So per step: one Jacobian, one real LU factorisation
 // per real eigenvalue and one complex one (linear/complex_dense_lu.hpp) per pair, reused by
 // every iteration; Radau IIA 5 factors one of each, Radau IIA 3 and Gauss-Legendre 2 one
-// complex matrix.
+// complex matrix. A system that declares its Jacobian's sparsity pattern has them factored
+// in it (linear/iteration_lu.hpp).
 //
 // The iteration starts from Z = 0. Hairer and Wanner start from the previous step's
 // collocation polynomial, extrapolated, and from zero only on the first step and after a
@@ -65,7 +66,7 @@
 // dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL). The method is implicit
 // (linear/implicit_step_report.hpp): its report counts the Newton iterations and one linear
 // iteration per LU solve, real or complex (one per block per Newton iteration, one or two for
-// the error estimate). A singular iteration matrix (dense_lu::factor fails) fails the step
+// the error estimate). A singular iteration matrix (its LU's factor fails) fails the step
 // with step_failure::singular_matrix, a failed iteration with step_failure::newton_divergence:
 // step_with_error returns an infinite error norm (y_new = y), which the controllers reject
 // with their smallest step factor, and the fixed-step `step` writes NaN into y_new. Either way
@@ -86,6 +87,7 @@
 #include "cubie/linear/complex_dense_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
+#include "cubie/linear/iteration_lu.hpp"
 
 namespace cubie {
 
@@ -128,7 +130,7 @@ struct implicit_runge_kutta {
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
         constexpr int n = static_cast<int>(size_of<State>);
-        iteration_matrices<T, n, false> matrices;
+        iteration_matrices<F, T, n, false> matrices;
         stage_vectors<State> Z;
         if (factor(f, t, dt, y, dydt, matrices, report) &&
             solve_stages(f, t, dt, y, fixed_step_newton_tolerances<T, n>(newton_kappa), matrices, Z,
@@ -153,7 +155,7 @@ struct implicit_runge_kutta {
     requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static T step_with_error(
         const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& /*dydt_new*/,
         const tolerances<T, N>& tol, dense_stages_t<State>& Z, implicit_step_report& report) {
-        iteration_matrices<T, N, true> matrices;
+        iteration_matrices<F, T, N, true> matrices;
         if (!factor(f, t, dt, y, dydt, matrices, report) ||
             !solve_stages(f, t, dt, y, tol, matrices, Z, report))
             return fail_adaptive_step(y, y_new);
@@ -225,14 +227,16 @@ private:
     }
 
     /// The step's factorisations: one real LU per real eigenvalue of A^-1 and one complex
-    /// LU per pair, and, with Filter, the error filter's where it is not a block's.
-    template <class T, int n, bool Filter>
+    /// LU per pair, and, with Filter, the error filter's where it is not a block's: in F's
+    /// system's pattern where it declares one (linear/iteration_lu.hpp).
+    template <class F, class T, int n, bool Filter>
     struct iteration_matrices {
         static constexpr int own_filter = Filter && filter_block < 0 ? 1 : 0;
-        vector<dense_lu<T, n>, real_blocks + own_filter> real;
-        vector<dense_lu<cuda::std::complex<T>, n>, complex_blocks> complex;
+        using real_lu = thread_lu<T, n, F>;
+        vector<real_lu, real_blocks + own_filter> real;
+        vector<thread_lu<cuda::std::complex<T>, n, F>, complex_blocks> complex;
 
-        CUBIE_HD const dense_lu<T, n>& filter() const {
+        CUBIE_HD const real_lu& filter() const {
             if constexpr (own_filter == 1)
                 return real[real_blocks];
             else
@@ -244,7 +248,7 @@ private:
     /// failure set, when one is singular.
     template <class F, class State, class T, int n, bool Filter>
     CUBIE_HD static bool factor(const F& f, T t, T dt, const State& y, const State& dydt,
-                                iteration_matrices<T, n, Filter>& matrices,
+                                iteration_matrices<F, T, n, Filter>& matrices,
                                 implicit_step_report& report) {
         using real_matrix = typename dense_lu<T, n>::matrix;
         using complex = cuda::std::complex<T>;
@@ -252,7 +256,7 @@ private:
         f.jacobian(t, y, dydt, J);
         const T inverse_dt = T(1) / dt;
         // (diagonal / h) I - J
-        auto real_factor = [&](dense_lu<T, n>& lu, T diagonal) {
+        auto real_factor = [&](auto& lu, T diagonal) {
             real_matrix M;
             CUBIE_UNROLL
             for (int i = 0; i < n; ++i) {
@@ -280,7 +284,7 @@ private:
                 regular = matrices.complex[index_among_kind(block)].factor(M);
             }
         });
-        if constexpr (iteration_matrices<T, n, Filter>::own_filter == 1) {
+        if constexpr (iteration_matrices<F, T, n, Filter>::own_filter == 1) {
             if (regular)
                 regular = real_factor(matrices.real[real_blocks], T(1.0 / Tableau::gamma0));
         }
@@ -304,7 +308,7 @@ private:
     template <class F, class State, int N, class T, int n, bool Filter>
     CUBIE_HD static bool solve_stages(const F& f, T t, T dt, const State& y,
                                       const tolerances<T, N>& tol,
-                                      const iteration_matrices<T, n, Filter>& matrices,
+                                      const iteration_matrices<F, T, n, Filter>& matrices,
                                       stage_vectors<State>& Z, implicit_step_report& report) {
         using complex = cuda::std::complex<T>;
         State weight;  // 1 / (atol + rtol |y|)
@@ -411,7 +415,7 @@ private:
     template <class F, class State, int N, class T, int n, bool Filter>
     CUBIE_HD static T error_norm(const F& f, T t, T dt, const State& y, const State& dydt,
                                  const State& y_new, const tolerances<T, N>& tol,
-                                 const iteration_matrices<T, n, Filter>& matrices,
+                                 const iteration_matrices<F, T, n, Filter>& matrices,
                                  const stage_vectors<State>& Z, implicit_step_report& report) {
         State combination{};  // (h gamma0)^-1 sum_i e_i Z_i
         add_weighted_stages<stages>(combination, Z, T(1) / dt,

@@ -16,8 +16,10 @@
 // untouched (no FSAL).
 //
 // The method is implicit (linear/implicit_step_report.hpp): its report counts one linear
-// iteration per stage (one LU solve each) and no Newton iterations. A singular W
-// (dense_lu::factor fails: W is singular to working precision, or J holds a NaN or Inf)
+// iteration per stage (one LU solve each) and no Newton iterations. W is factored by
+// linear/iteration_lu.hpp's choice: in the system's sparsity pattern where it declares one,
+// else densely with row exchanges. A singular W (the LU's factor fails: W is singular to
+// working precision, J holds a NaN or Inf, or the pattern's pivot order would be unstable)
 // fails the step with step_failure::singular_matrix: step_with_error returns an infinite
 // error norm, so the trajectory retries with a smaller step (W tends to I / (h gamma)) and
 // ends with status::singular_matrix if the step underflows first; the fixed-step `step`
@@ -36,6 +38,9 @@
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
+#include "cubie/linear/iteration_lu.hpp"
+#include "cubie/linear/lane_group.hpp"
+#include "cubie/linear/lane_parts.hpp"
 
 namespace cubie {
 
@@ -54,6 +59,10 @@ struct rosenbrock {
     static constexpr bool implicit = true;
     static constexpr bool has_error_estimate = true;
     static constexpr bool has_dense_output = false;
+    /// Lanes can take a step together (algorithms/on_lanes.hpp), and the solver gives a
+    /// larger system's trajectories several (measured faster on Pollution).
+    static constexpr bool cooperative = true;
+    static constexpr bool lanes_by_default = true;
 
     /// Order q of the local error estimate's leading term h^(q+1).
     static constexpr int error_estimate_order =
@@ -63,32 +72,60 @@ struct rosenbrock {
     /// singular.
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
-                              State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
-        stage_increments<State> U;
-        if (compute_stages(f, t, dt, y, dydt, U, report))
-            y_new = advance(y, U);
-        else
-            fail_fixed_step(y_new);
+                              State& y_new, State& dydt_new, implicit_step_report& report) {
+        step(single_lane{}, f, t, dt, y, dydt, y_new, dydt_new, report);
     }
 
     /// One step returning the weighted RMS norm of its local error estimate; infinite (and
     /// y_new = y) when W is singular.
     template <class F, class State, int N, class T = typename F::value_type>
     CUBIE_HD static T step_with_error(const F& f, T t, T dt, const State& y, const State& dydt,
-                                      State& y_new, State& /*dydt_new*/,
+                                      State& y_new, State& dydt_new, const tolerances<T, N>& tol,
+                                      implicit_step_report& report) {
+        return step_with_error(single_lane{}, f, t, dt, y, dydt, y_new, dydt_new, tol, report);
+    }
+
+    /// The same steps taken by the lanes of g together (linear/lane_group.hpp), each lane
+    /// holding and returning the whole state. W's rows, its LU (cooperative_lu) and the
+    /// stages are dealt out to the lanes (linear/lane_parts.hpp); each stage's point is
+    /// gathered whole, and every lane evaluates f and J there and keeps its own part. The
+    /// arithmetic on each element is the one-lane step's, in the same order, and
+    /// cooperative_lu's is dense_lu's: the lanes' results are the same bits where the
+    /// compiler rounds them alike (on the host, always).
+    template <lane_group Group, class F, class State, class T = typename F::value_type>
+    CUBIE_HD static void step(const Group& g, const F& f, T t, T dt, const State& y,
+                              const State& dydt, State& y_new, State& /*dydt_new*/,
+                              implicit_step_report& report) {
+        stage_increments<Group, State> U;
+        if (compute_stages(g, f, t, dt, y, dydt, U, report))
+            y_new = whole<length<State>>(g, advance(own_part(g, y), U));
+        else
+            fail_fixed_step(y_new);
+    }
+
+    template <lane_group Group, class F, class State, int N, class T = typename F::value_type>
+    CUBIE_HD static T step_with_error(const Group& g, const F& f, T t, T dt, const State& y,
+                                      const State& dydt, State& y_new, State& /*dydt_new*/,
                                       const tolerances<T, N>& tol, implicit_step_report& report) {
-        stage_increments<State> U;
-        if (!compute_stages(f, t, dt, y, dydt, U, report)) return fail_adaptive_step(y, y_new);
-        y_new = advance(y, U);
-        State error{};
+        constexpr int n = length<State>;
+        stage_increments<Group, State> U;
+        if (!compute_stages(g, f, t, dt, y, dydt, U, report)) return fail_adaptive_step(y, y_new);
+        y_new = whole<n>(g, advance(own_part(g, y), U));
+        part_of<Group, State> error{};
         add_weighted_stages<stages>(error, U, T(1),
                                     [](int j) { return Tableau::m[j] - Tableau::m_hat[j]; });
-        return weighted_rms_norm(error, tol, y, y_new);
+        return weighted_rms_norm(whole<n>(g, error), tol, y, y_new);
     }
 
 private:
     template <class State>
-    using stage_increments = vector<State, stages>;
+    static constexpr int length = static_cast<int>(size_of<State>);
+
+    /// A lane's part of a state (all of it on one lane), and of each stage increment.
+    template <class Group, class State>
+    using part_of = lane_part<typename State::value_type, length<State>, Group::size>;
+    template <class Group, class State>
+    using stage_increments = vector<part_of<Group, State>, stages>;
 
     /// Stages I and J evaluate f at the same point: same time, same combination of the U_j.
     CUBIE_HD static constexpr bool same_point(int i, int j) {
@@ -98,72 +135,91 @@ private:
         return true;
     }
 
-    /// y + sum_j m_j U_j.
-    template <class State>
-    CUBIE_HD static State advance(const State& y, const stage_increments<State>& U) {
-        return with_weighted_stages<stages>(y, U, typename State::value_type(1),
+    /// y + sum_j m_j U_j, on a lane's part.
+    template <class Part>
+    CUBIE_HD static Part advance(const Part& y, const vector<Part, stages>& U) {
+        return with_weighted_stages<stages>(y, U, typename Part::value_type(1),
                                             [](int j) { return Tableau::m[j]; });
     }
 
-    /// The stage increments U of a step from (t, y); false when W is singular.
-    template <class F, class State, class T>
-    CUBIE_HD static bool compute_stages(const F& f, T t, T dt, const State& y, const State& dydt,
-                                        stage_increments<State>& U, implicit_step_report& report) {
-        constexpr int n = static_cast<int>(size_of<State>);
-        using lu_type = dense_lu<T, n>;
-        typename lu_type::matrix W;
-        f.jacobian(t, y, dydt, W);
+    /// The lane's parts of the stage increments U of a step from (t, y); false when W is
+    /// singular.
+    template <class Group, class F, class State, class T>
+    CUBIE_HD static bool compute_stages(const Group& g, const F& f, T t, T dt, const State& y,
+                                        const State& dydt, stage_increments<Group, State>& U,
+                                        implicit_step_report& report) {
+        constexpr int n = length<State>;
+        constexpr int G = Group::size;
+        using part = part_of<Group, State>;
+        constexpr int slots = static_cast<int>(size_of<part>);
+        using lu_type = iteration_lu<T, n, F, Group>;
+        typename lu_type::rows_type W;
+        {
+            typename dense_lu<T, n>::matrix J;
+            f.jacobian(t, y, dydt, J);
+            W = own_part(g, J);
+        }
         const T diagonal = T(1) / (dt * T(Tableau::gamma));
+        const int lane = g.lane();
         CUBIE_UNROLL
-        for (int i = 0; i < n; ++i) {
+        for (int m = 0; m < slots; ++m) {
             CUBIE_UNROLL
-            for (int j = 0; j < n; ++j) W[i][j] = -W[i][j];
-            W[i][i] += diagonal;
+            for (int j = 0; j < n; ++j) {
+                // A select, not a conditional store, which nvcc turns into a store at a
+                // lane-dependent index and so puts W in local memory.
+                const T negated = -W[m][j];
+                W[m][j] = j == lane + m * G ? negated + diagonal : negated;
+            }
         }
         lu_type lu;
-        if (!lu.factor(W)) {
+        if (!lu.factor(g, W)) {
             report.failure = step_failure::singular_matrix;
             return false;
         }
         report.linear_iterations += stages;
 
-        State dfdt;
-        f.time_derivative(t, y, dydt, dfdt);
+        part dfdt;
+        {
+            State whole_dfdt;
+            f.time_derivative(t, y, dydt, whole_dfdt);
+            dfdt = own_part(g, whole_dfdt);
+        }
+        const part y_part = own_part(g, y);
         const T inverse_dt = T(1) / dt;
-        State f_stage = dydt;  // f at the current stage's point
+        State f_stage = dydt;  // f at the current stage's point, whole
         static_for<stages>([&](auto s) {
             if constexpr (s > 0 && !same_point(s, s - 1)) {
                 if constexpr (same_point(s, 0)) {
                     f_stage = dydt;
                 } else {
-                    State point = y;
+                    part point = y_part;
                     static_for<s>([&](auto j) {
                         constexpr double a = Tableau::a[s][j];
                         if constexpr (a != 0.0) {
                             CUBIE_UNROLL
-                            for (int i = 0; i < n; ++i) point[i] += T(a) * U[j][i];
+                            for (int i = 0; i < slots; ++i) point[i] += T(a) * U[j][i];
                         }
                     });
-                    f(t + T(Tableau::alpha[s]) * dt, point, f_stage);
+                    f(t + T(Tableau::alpha[s]) * dt, whole<n>(g, point), f_stage);
                 }
             }
-            State& rhs = U[s];
-            rhs = f_stage;
-            constexpr double g = Tableau::gamma_sum[s];
-            if constexpr (g != 0.0) {
-                const T scale = T(g) * dt;
+            part& rhs = U[s];
+            rhs = own_part(g, f_stage);
+            constexpr double gs = Tableau::gamma_sum[s];
+            if constexpr (gs != 0.0) {
+                const T scale = T(gs) * dt;
                 CUBIE_UNROLL
-                for (int i = 0; i < n; ++i) rhs[i] += scale * dfdt[i];
+                for (int i = 0; i < slots; ++i) rhs[i] += scale * dfdt[i];
             }
             static_for<s>([&](auto j) {
                 constexpr double c = Tableau::c[s][j];
                 if constexpr (c != 0.0) {
                     const T scale = T(c) * inverse_dt;
                     CUBIE_UNROLL
-                    for (int i = 0; i < n; ++i) rhs[i] += scale * U[j][i];
+                    for (int i = 0; i < slots; ++i) rhs[i] += scale * U[j][i];
                 }
             });
-            lu.solve(rhs);
+            lu.solve(g, rhs);
         });
         return true;
     }

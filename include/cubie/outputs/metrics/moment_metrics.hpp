@@ -1,12 +1,14 @@
 #pragma once
 // The metrics read from the moments accumulator: mean, std (population), rms and their
-// combinations. Any of them together keep one running state per variable.
+// combinations. Any of them together keep one running state per variable; the mean alone
+// keeps a compensated sum (running_sum.hpp).
 
 #include <cuda/std/cmath>
 
 #include "cubie/core/config.hpp"
 #include "cubie/outputs/metrics/accumulator_reads.hpp"
 #include "cubie/outputs/metrics/moments.hpp"
+#include "cubie/outputs/metrics/running_sum.hpp"
 
 namespace cubie::metrics {
 
@@ -33,8 +35,13 @@ struct root_mean_square {
     }
 };
 
+/// Read off the moments where std or rms is asked for too, else a summed_mean
+/// (running_sum.hpp): a metric's `unshared` is its cheaper form for an accumulator no other
+/// metric reads, which summaries<...> takes (output_layout.hpp); summary_windows given
+/// `mean` itself keeps the moments.
 struct mean : accumulator_reads<moments, mean_value> {
     static constexpr const char* name = "mean";
+    using unshared = summed_mean;
 };
 /// Population standard deviation (ddof = 0). Called std_dev, not std, because a type named
 /// std would hide namespace std wherever cubie::metrics is in scope.

@@ -1,6 +1,8 @@
 #pragma once
 // One sample of a summarised variable, as an accumulator receives it.
 
+#include <cstdint>
+
 namespace cubie::metrics {
 
 /// The value x_j of a variable at sample time t_j = t0 + j S. previous (x_{j-1}) and next
@@ -15,6 +17,8 @@ struct sample {
     /// For accumulators without neighbours: 1 / n, n the samples of the window so far
     /// (this one included), computed once per sample for every variable.
     T reciprocal_count;
+    /// For accumulators without neighbours: n, the samples of the window so far.
+    std::uint32_t count;
 };
 
 }  // namespace cubie::metrics

@@ -10,6 +10,9 @@
 //                                            j = 1 .. K-1, one sample late
 //   reset(state<T>&)                         at the start of every window
 //   add(state<T>&, const sample<T>&)         one sample of the window
+//   add_pair(state<T>&, const sample<T>&,    optional, without neighbours: samples n and
+//            const sample<T>&)               n + 1 of the window (n odd) at once, with the
+//                                            bits of add() on each; where the pair is cheaper
 //
 // Metric M:
 //   name                                     static constexpr const char*, e.g. "mean"

@@ -16,6 +16,7 @@
 #include "cubie/core/vector.hpp"
 #include "cubie/events/event_list.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -50,6 +51,13 @@ struct bouncing_ball {
         dydt[0] = y[1];
         dydt[1] = -g;
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<2> jacobian_pattern{{
+        ".x",
+        "..",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<bouncing_ball>&,

@@ -15,6 +15,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -43,6 +44,12 @@ struct exponential_decay {
                       cubie::state_t<exponential_decay>& dydt) const {
         dydt[0] = -p[0] * y[0];
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<1> jacobian_pattern{{
+        "x",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<exponential_decay>&,

@@ -17,6 +17,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -66,6 +67,13 @@ struct forced_duffing {
                 + T(0.5) * y[1] * y[1];
         out[2] = d[0] * y[1];
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<2> jacobian_pattern{{
+        ".x",
+        "xx",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<forced_duffing>& y,

@@ -17,6 +17,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -69,6 +70,15 @@ struct hodgkin_huxley {
         dydt[3] = T(0.01) * s2 * (T(1) - y[3]) / (T(1) - cuda::std::exp(-T(0.1) * s2))
                 - T(0.125) * y[3] * cuda::std::exp(-T(0.0125) * s0);
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<4> jacobian_pattern{{
+        "xxxx",
+        "xx..",
+        "x.x.",
+        "x..x",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<hodgkin_huxley>& y,

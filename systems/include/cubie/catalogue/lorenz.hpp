@@ -15,6 +15,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -48,6 +49,14 @@ struct lorenz {
         dydt[1] = y[0] * (p[0] - y[2]) - y[1];
         dydt[2] = y[0] * y[1] - beta * y[2];
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<3> jacobian_pattern{{
+        "xx.",
+        "xxx",
+        "xxx",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<lorenz>& y, const cubie::parameters_t<lorenz>& p,

@@ -20,6 +20,7 @@
 #include "cubie/core/reciprocal_sqrt.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -245,6 +246,39 @@ struct pleiades {
         dydt[27] = s120 * s51 + s121 * s73 + s122 * (y[10] - y[13]) + s123 * (y[11] - y[13])
                 + s124 * (y[12] - y[13]) + s125 * s26;
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<28> jacobian_pattern{{
+        "..............x.............",
+        "...............x............",
+        "................x...........",
+        ".................x..........",
+        "..................x.........",
+        "...................x........",
+        "....................x.......",
+        ".....................x......",
+        "......................x.....",
+        ".......................x....",
+        "........................x...",
+        ".........................x..",
+        "..........................x.",
+        "...........................x",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+        "xxxxxxxxxxxxxx..............",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<pleiades>& y,

@@ -17,6 +17,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -201,6 +202,31 @@ struct pollution {
         out[23] = k24 * y[0] * y[18];
         out[24] = k25 * y[19];
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<20> jacobian_pattern{{
+        "xx.xxx...xx.x.....xx",
+        "xx.xx....xx.......x.",
+        "x.xx...........x..x.",
+        "xxxx................",
+        ".x..xxx.x....x..x...",
+        "xx..xxx.x......xx...",
+        ".....xx......x......",
+        ".....xx.x...........",
+        ".....x..x...........",
+        ".x......xxx.........",
+        "xx...x..x.x.x.......",
+        ".x........x.........",
+        "x.........x.x.......",
+        ".x.......x...x......",
+        "x....x..............",
+        "...x...........x....",
+        ".....x..........x...",
+        ".....x..........x...",
+        "x..x..............xx",
+        "x.................xx",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<pollution>& y,

@@ -19,6 +19,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -152,6 +153,26 @@ struct ring_modulator {
         out[8] = gamma * (cuda::std::exp(delta * s7) - T(1));
         out[9] = gamma * (cuda::std::exp(delta * s8) - T(1));
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<15> jacobian_pattern{{
+        "x......x.xx..x.",
+        ".x......x..xx.x",
+        "..x.xxx..x.....",
+        "...xxxx...x....",
+        "..xxx.x....x...",
+        "..xx.xx.....x..",
+        "..xxxxx........",
+        "x..............",
+        ".x.............",
+        "x.x......x.....",
+        "x..x......x....",
+        ".x..x......x...",
+        ".x...x......x..",
+        "x............x.",
+        ".x............x",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T t, const cubie::state_t<ring_modulator>& y,

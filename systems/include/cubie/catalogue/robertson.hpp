@@ -15,6 +15,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -50,6 +51,14 @@ struct robertson {
         dydt[1] = -(s0 + s1);
         dydt[2] = s1;
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<3> jacobian_pattern{{
+        "xxx",
+        "xxx",
+        ".x.",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<robertson>& y,

@@ -15,6 +15,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/systems/ode_system.hpp"
+#include "cubie/systems/sparsity_pattern.hpp"
 
 namespace cubie::catalogue {
 
@@ -45,6 +46,13 @@ struct van_der_pol {
         dydt[0] = y[1];
         dydt[1] = p[0] * y[1] * (T(1) - y[0] * y[0]) - y[0];
     }
+
+    /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
+    /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
+    static constexpr cubie::sparsity_pattern<2> jacobian_pattern{{
+        ".x",
+        "xx",
+    }};
 
     /// J[i][j] = d f_i / d y_j (dense).
     CUBIE_HD void jacobian(T, const cubie::state_t<van_der_pol>& y,

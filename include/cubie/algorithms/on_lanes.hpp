@@ -1,0 +1,136 @@
+#pragma once
+// How many GPU lanes integrate one trajectory: the mapping of trajectories to threads.
+//
+//   rodas5p                       one thread per trajectory, or G lanes where the system is
+//                                 large and dense enough (mapped_algorithm below: Rosenbrock
+//                                 methods)
+//   kvaerno5                      one thread per trajectory (DIRK: lanes only when named)
+//   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
+//   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
+//
+// Under G lanes (the cooperative mapping) the lanes of a tile (linear/lane_group.hpp) run
+// the same loop, controller and outputs on the whole state, every lane holding the same
+// values; the method's work that grows with the system's size beyond the right-hand side
+// (the rows of the Jacobian, its LU, the stages) is dealt out to the lanes, which meet at
+// warp shuffles. A 20-state stiff system's dense Jacobian and LU (400 elements) do not fit
+// one thread's registers; dealt out to 4 lanes, each lane factors 5 rows (every lane still
+// evaluates J whole, and keeps its rows). Methods that can do so say `cooperative = true`
+// and take a lane group first in their step functions: rosenbrock, and dirk with direct_lu.
+// Those measured faster on lanes also say `lanes_by_default = true` (rosenbrock): the
+// solver then maps them by the system's size.
+//
+// The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
+// changes nothing there. On the device every lane of a tile stores the same outputs.
+//
+// On the device, on_lanes<Algorithm, G > 1> takes its tile from the calling thread's place
+// in its block (tile_lanes::of_this_thread): it expects the batch kernel's layout, G
+// consecutive threads of a block per trajectory, all of them integrating it to the end.
+// A kernel of one's own that calls integrate() per thread takes the plain method.
+
+#include <cuda/std/type_traits>
+
+#include "cubie/algorithms/stepper.hpp"
+#include "cubie/controllers/error_norm.hpp"
+#include "cubie/core/config.hpp"
+#include "cubie/linear/implicit_step_report.hpp"
+#include "cubie/linear/iteration_lu.hpp"
+#include "cubie/linear/lane_group.hpp"
+
+namespace cubie {
+
+/// Methods whose steps lanes can take together (a lane_group first in their calls).
+template <class Algorithm>
+constexpr bool is_cooperative() {
+    return requires {
+        requires Algorithm::cooperative;
+    };
+}
+
+/// Cooperative methods that the solver maps to lanes when the mapping is not named
+/// (`lanes_by_default = true`): those measured faster so.
+template <class Algorithm>
+constexpr bool lanes_by_default() {
+    return is_cooperative<Algorithm>() && requires {
+        requires Algorithm::lanes_by_default;
+    };
+}
+
+template <stepper Algorithm, int Lanes>
+struct on_lanes : Algorithm {
+    static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0,
+                  "a trajectory takes 1, 2, 4, 8, 16 or 32 lanes of a warp");
+    static_assert(Lanes == 1 || is_cooperative<Algorithm>(),
+                  "this method's steps are taken by one thread: use on_lanes<Algorithm, 1>");
+
+    template <class F, class State, class T = typename F::value_type>
+    CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
+                              State& y_new, State& dydt_new, implicit_step_report& report) {
+#if defined(__CUDA_ARCH__)
+        if constexpr (Lanes > 1) {
+            Algorithm::step(tile_lanes<Lanes>::of_this_thread(), f, t, dt, y, dydt, y_new, dydt_new,
+                            report);
+            return;
+        }
+#endif
+        Algorithm::step(f, t, dt, y, dydt, y_new, dydt_new, report);
+    }
+
+    template <class F, class State, int N, class T = typename F::value_type>
+    CUBIE_HD static T step_with_error(const F& f, T t, T dt, const State& y, const State& dydt,
+                                      State& y_new, State& dydt_new, const tolerances<T, N>& tol,
+                                      implicit_step_report& report) {
+#if defined(__CUDA_ARCH__)
+        if constexpr (Lanes > 1)
+            return Algorithm::step_with_error(tile_lanes<Lanes>::of_this_thread(), f, t, dt, y,
+                                              dydt, y_new, dydt_new, tol, report);
+#endif
+        return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, report);
+    }
+};
+
+/// Lanes per trajectory of a method as a solver takes it: on_lanes' count, else one.
+template <class Algorithm>
+inline constexpr int lanes_per_trajectory = 1;
+template <class Algorithm, int Lanes>
+inline constexpr int lanes_per_trajectory<on_lanes<Algorithm, Lanes>> = Lanes;
+
+/// The lanes a cooperative method takes for a system of n states when the mapping is not
+/// given: one thread up to 8 states, whose Jacobian and LU still fit its registers, then
+/// from 4 lanes up, enough that each holds at most 5 rows of them, up to a warp. Measured
+/// on Pollution (20 states, H200, bench/RESULTS.md): 4 lanes (5 rows each) ran fastest for
+/// rosenbrock23 in float and double and rodas5p in float; rodas5p in double took 14% less
+/// time on 8 lanes at 2^20. 16 and 32 lanes ran slower than 4 in every case, every lane
+/// evaluating f and J whole.
+constexpr int automatic_lanes(int n_states) {
+    if (n_states <= 8) return 1;
+    int lanes = 4;
+    while (lanes < 32 && (n_states + lanes - 1) / lanes > 5) lanes *= 2;
+    return lanes;
+}
+
+namespace detail {
+template <class System, class Algorithm>
+struct mapped {
+    static constexpr int lanes = [] {
+        if constexpr (lanes_by_default<Algorithm>())
+            return factored_in_pattern<System> ? 1 : automatic_lanes(System::n_states);
+        else
+            return 1;
+    }();
+    using type = cuda::std::conditional_t<(lanes > 1), on_lanes<Algorithm, lanes>, Algorithm>;
+};
+template <class System, class Algorithm, int Lanes>
+struct mapped<System, on_lanes<Algorithm, Lanes>> {
+    using type = on_lanes<Algorithm, Lanes>;
+};
+}  // namespace detail
+
+/// The method a solver integrates System with: Algorithm under the mapping it names
+/// (on_lanes), else under the automatic one: automatic_lanes for the methods that take
+/// lanes by default, one thread for the others and for systems whose iteration matrices
+/// are factored in their sparsity pattern (linear/iteration_lu.hpp), whose factors fit a
+/// thread's registers.
+template <class System, class Algorithm>
+using mapped_algorithm = typename detail::mapped<System, Algorithm>::type;
+
+}  // namespace cubie
