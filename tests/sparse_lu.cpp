@@ -7,12 +7,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <type_traits>
 #include <vector>
 
 #include "cubie/catalogue/pollution.hpp"
 #include "cubie/catalogue/van_der_pol.hpp"
+#include "cubie/linear/complex_dense_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/sparse_lu.hpp"
@@ -233,6 +235,57 @@ TEST_CASE_TEMPLATE(
         dense.solve(x);
         for (int i = 0; i < N; ++i)
             CHECK(std::abs(s.x[m][i] - x[i]) <= 64 * eps * (1 + std::abs(x[i])));
+    }
+}
+
+TEST_CASE_TEMPLATE(
+    "sparse_lu solves complex systems in Pollution's pattern, as Radau's ((alpha + i beta) / h) "
+    "I - J, as complex dense_lu does",
+    T, float, double) {
+    using complex = cuda::std::complex<T>;
+    constexpr int N = 20;
+    constexpr int count = 100;
+    const auto& pattern = pollution_pattern::jacobian_pattern;
+    // The real matrices above as -J's off-diagonal and the real part of the diagonal, and an
+    // imaginary part of the diagonal in [-3, 3] (beta / h): what Radau IIA 5 factors.
+    const auto real = dominant_matrices<T, N>(pattern, count, T(0));
+    testing::deterministic_integers draw(4242);
+    std::vector<vector<vector<complex, N>, N>> A(count);
+    for (int m = 0; m < count; ++m)
+        for (int i = 0; i < N; ++i)
+            for (int j = 0; j < N; ++j)
+                A[m][i][j] = complex(real[m][i][j], i == j ? T(draw(-3000, 3000)) / T(1000) : T(0));
+    const auto re = right_hand_sides<T, N>(count), im = right_hand_sides<T, N>(count + 1);
+    std::vector<vector<complex, N>> b(count);
+    for (int m = 0; m < count; ++m)
+        for (int i = 0; i < N; ++i) b[m][i] = complex(re[m][i], im[m + 1][i]);
+    const solved<complex, N> s = solve_all<complex, pollution_pattern>(A, b);
+    const long double eps = std::numeric_limits<T>::epsilon();
+    using wide = std::complex<long double>;
+    const auto widen = [](complex z) { return wide(z.real(), z.imag()); };
+    for (int m = 0; m < count; ++m) {
+        REQUIRE(s.factored[m]);
+        // Backward stable: |A x - b| is a few eps of the terms it sums, in long double.
+        long double worst = 0;
+        for (int i = 0; i < N; ++i) {
+            wide r = -widen(b[m][i]);
+            long double scale = std::abs(widen(b[m][i]));
+            for (int j = 0; j < N; ++j) {
+                if (!pattern(i, j) && i != j) continue;
+                r += widen(A[m][i][j]) * widen(s.x[m][j]);
+                scale += std::abs(widen(A[m][i][j]) * widen(s.x[m][j]));
+            }
+            worst = std::fmax(worst, std::abs(r) / scale);
+        }
+        CHECK(worst < 16 * N * eps);
+        // The same solution as complex dense_lu's, within a few eps of it.
+        dense_lu<complex, N> dense;
+        REQUIRE(dense.factor(A[m]));
+        vector<complex, N> x = b[m];
+        dense.solve(x);
+        for (int i = 0; i < N; ++i)
+            CHECK(std::abs(widen(s.x[m][i]) - widen(x[i])) <=
+                  128 * eps * (1 + std::abs(widen(x[i]))));
     }
 }
 
