@@ -5,10 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -80,4 +82,20 @@ TEST_CASE("kept_threads: one job runs on the caller alone, none is nothing to do
     cubie::kept_threads::run_together({[&] { ran_on = std::this_thread::get_id(); }});
     CHECK(ran_on == std::this_thread::get_id());
     cubie::kept_threads::run_together({});
+}
+
+TEST_CASE("kept_threads: the first job's exception comes out once the others have returned") {
+    std::atomic<bool> other_done{false};
+    const std::vector<std::function<void()>> jobs{
+        [] { throw std::runtime_error("first"); },
+        [&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            other_done = true;
+        }};
+    CHECK_THROWS_AS(cubie::kept_threads::run_together(jobs), std::runtime_error);
+    CHECK(other_done);
+    std::vector<char> met;  // the worker went back to the pool, and runs again
+    meeting again(2);
+    run_meeting(2, again, met);
+    CHECK(std::count(met.begin(), met.end(), 1) == 2);
 }

@@ -4,7 +4,11 @@
 // over which its device's host copies (page-locked staging) run; a thread made for each
 // solve made a new team on every solve. On 4 H200s, final states at 2^24 from pageable
 // inputs into a reused result took 10.7 ms against 12.3 (2 devices: 15.1 against 17.9;
-// bench/RESULTS.md).
+// bench/RESULTS.md). Those teams idle as OpenMP's do between parallel regions: they spin a
+// while (OMP_WAIT_POLICY, GOMP_SPINCOUNT) and then sleep.
+//
+// The threads are never joined: a program may end (exit(), from a progress callback too)
+// while a solve runs, and joining then would wait for a job that waits for the ending thread.
 
 #include <condition_variable>
 #include <cstddef>
@@ -20,31 +24,33 @@ class kept_threads {
 public:
     /// Runs every job at once: jobs[0] on the calling thread, each other on a kept thread
     /// that is idle (or a new one, kept afterwards); returns once all have returned. Calls
-    /// from several threads at once each take threads of their own. A job must not throw.
+    /// from several threads at once each take threads of their own. jobs[0]'s exception
+    /// comes out once the others have returned; the others must not throw.
     static void run_together(const std::vector<std::function<void()>>& jobs) {
         if (jobs.empty()) return;
-        std::vector<worker*> taken = pool().take(jobs.size() - 1);
-        for (std::size_t k = 1; k < jobs.size(); ++k) taken[k - 1]->start(jobs[k]);
+        // Returns (or unwinds, where a job or a copy of one throws) only once every job
+        // started has returned: they may refer to the caller's stack.
+        struct finishing {
+            std::vector<worker*> taken;
+            std::size_t started = 0;
+            ~finishing() {
+                for (std::size_t k = 0; k < started; ++k) taken[k]->wait();
+                pool().give_back(taken);
+            }
+        } f{pool().take(jobs.size() - 1)};
+        for (std::size_t k = 1; k < jobs.size(); ++k, ++f.started) f.taken[k - 1]->start(jobs[k]);
         jobs[0]();
-        for (worker* w : taken) w->wait();
-        pool().give_back(taken);
     }
 
 private:
     /// A thread that runs one job at a time, handed to it by start().
     class worker {
     public:
-        worker() : thread_([this] { serve(); }) {}
+        worker() {
+            std::thread([this] { serve(); }).detach();
+        }
         worker(const worker&) = delete;
         worker& operator=(const worker&) = delete;
-        ~worker() {
-            {
-                const std::lock_guard<std::mutex> lock(mutex_);
-                stopping_ = true;
-            }
-            changed_.notify_all();
-            thread_.join();
-        }
 
         void start(std::function<void()> job) {
             {
@@ -60,11 +66,10 @@ private:
         }
 
     private:
-        void serve() {
+        [[noreturn]] void serve() {
             std::unique_lock<std::mutex> lock(mutex_);
             for (;;) {
-                changed_.wait(lock, [&] { return stopping_ || job_; });
-                if (!job_) return;  // stopping, with no job left
+                changed_.wait(lock, [&] { return static_cast<bool>(job_); });
                 lock.unlock();
                 job_();
                 lock.lock();
@@ -76,23 +81,29 @@ private:
         std::mutex mutex_;
         std::condition_variable changed_;
         std::function<void()> job_;
-        bool stopping_ = false;
-        std::thread thread_;  // last: starts once the members it reads are made
     };
 
-    /// Every worker made, and which of them are idle; joined when the program ends.
+    /// Every worker made, and which of them are idle.
     class workers {
     public:
+        /// `count` idle workers, made where too few are; none where one cannot be made.
         std::vector<worker*> take(std::size_t count) {
             const std::lock_guard<std::mutex> lock(mutex_);
             std::vector<worker*> taken;
-            while (taken.size() < count && !idle_.empty()) {
-                taken.push_back(idle_.back());
-                idle_.pop_back();
-            }
-            while (taken.size() < count) {
-                all_.push_back(std::make_unique<worker>());
-                taken.push_back(all_.back().get());
+            try {
+                taken.reserve(count);
+                while (taken.size() < count && !idle_.empty()) {
+                    taken.push_back(idle_.back());
+                    idle_.pop_back();
+                }
+                while (taken.size() < count) {
+                    all_.reserve(all_.size() + 1);
+                    all_.push_back(std::make_unique<worker>());
+                    taken.push_back(all_.back().get());
+                }
+            } catch (...) {
+                idle_.insert(idle_.end(), taken.begin(), taken.end());
+                throw;
             }
             return taken;
         }
@@ -107,8 +118,9 @@ private:
         std::vector<worker*> idle_;
     };
 
+    /// Made once and never destroyed, with its threads (see above).
     static workers& pool() {
-        static workers kept;
+        static workers& kept = *new workers;
         return kept;
     }
 };
