@@ -74,7 +74,7 @@ __device__ inline unsigned claim_trajectory(unsigned* claimed) {
 /// one at a time, where their last one ended, between two steps of their warp's other
 /// lanes: a lane waits for its neighbours one step at most, not a whole trajectory. The
 /// counter passes the chunk's size by one claim per thread at most (within 32 bits: the
-/// backend's chunks of balanced solves hold fewer than 2^31 trajectories).
+/// backend's chunks of balanced solves hold at most 2^31 trajectories).
 template <class Task>
 __global__ void balanced_kernel(Task task, unsigned* claimed) {
     task.run_passes([claimed] { return detail::claim_trajectory(claimed); });
@@ -125,12 +125,18 @@ struct cuda {
     static constexpr std::size_t pipeline_chunks = 16;
     /// Chunks queued on a device at once, one stream each.
     static constexpr std::size_t chunks_in_flight = 4;
+    /// A chunk of a balanced solve holds at least this many waves, where the memory budget
+    /// allows: its persistent threads take a next trajectory only from their own chunk, and
+    /// a chunk of about a wave (the pipeline's at 2^20 trajectories on an H100) leaves them
+    /// about one each, nothing to balance.
+    static constexpr std::size_t balanced_waves = 8;
 
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
-    /// of every device, and no larger than the pipeline's chunks; a wave is counted in
-    /// trajectories of `lanes` threads each.
-    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory,
-                               int lanes = 1) const {
+    /// of every device, and no larger than the pipeline's chunks (balanced_waves waves at
+    /// least, where the solve is balanced: `adaptive` steps on one lane); a wave is counted
+    /// in trajectories of `lanes` threads each.
+    std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory, int lanes = 1,
+                               bool adaptive = false) const {
         check_memory_fraction();
         const std::vector<int> chosen = chosen_devices();
         std::size_t wave = 0, fits = wanted;  // the largest wave; what every budget holds
@@ -157,9 +163,13 @@ struct cuda {
                     "instead");
             fits = std::min(fits, static_cast<std::size_t>(budget / bytes_per_trajectory));
         }
+        const bool balanced =
+            lanes == 1 && resolve_scheduling(adaptive, scheduling, automatic_adaptive) ==
+                              cubie::scheduling::balanced;
+        const std::size_t least = balanced ? balanced_waves * wave : wave;
         const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
         const std::size_t pipelined =
-            std::max(wave, (wanted + per_device_chunks - 1) / per_device_chunks);
+            std::max(least, (wanted + per_device_chunks - 1) / per_device_chunks);
         return std::min(fits, pipelined);
     }
 
@@ -332,12 +342,17 @@ private:
                 const std::size_t end = shares[k].first + shares[k].count;
                 result.mark_unsolved(reports[k].started_until, end - reports[k].started_until);
             }
-        // One kernel report: the first device's launch, chunks over all devices, and the
-        // kernel time of the device that took longest.
+        // One kernel report: the launch of the first device that had a share (a batch smaller
+        // than the devices leaves some without), chunks over all devices, and the kernel time
+        // of the device that took longest.
         result.backend = "cuda:" + reports[0].device_name;
-        kernel_report kernel = reports[0].kernel;
-        for (std::size_t k = 1; k < reports.size(); ++k) {
-            if (reports[k].device_name != reports[k - 1].device_name)
+        std::size_t described = 0;
+        while (described + 1 < reports.size() && shares[described].count == 0) ++described;
+        kernel_report kernel = reports[described].kernel;
+        kernel.chunks = 0;
+        kernel.milliseconds = 0;
+        for (std::size_t k = 0; k < reports.size(); ++k) {
+            if (k > 0 && reports[k].device_name != reports[k - 1].device_name)
                 result.backend += " + " + reports[k].device_name;
             kernel.chunks += reports[k].kernel.chunks;
             kernel.milliseconds = std::max(kernel.milliseconds, reports[k].kernel.milliseconds);
@@ -412,6 +427,11 @@ private:
             return describe_kernel(kernel, configuration, threads, (work + threads - 1) / threads,
                                    properties);
         });
+        if (report.kernel.blocks_per_multiprocessor == 0)  // only a block_size asked for
+            invalid_setting("backends::cuda::block_size", threads,
+                            "leaves no block of the " + configuration +
+                                " kernel resident on a multiprocessor: its threads need more "
+                                "registers than one holds");
         report.kernel.scheduling = scheduling_name(schedule);
         report.kernel.lanes_per_trajectory = Task::lanes;
         report.kernel.chunks = 0;

@@ -28,7 +28,7 @@ struct host {
 
     /// Host memory sets no limit beyond the result's own (checked by the solver).
     std::size_t chunk_capacity(std::size_t wanted, double /*bytes_per_trajectory*/,
-                               int /*lanes*/ = 1) const {
+                               int /*lanes*/ = 1, bool /*adaptive*/ = false) const {
         return wanted;
     }
 

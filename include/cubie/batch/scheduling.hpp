@@ -34,12 +34,16 @@ enum class scheduling {
     balanced,
 };
 
-/// The schedule a solve with `Controller` gets when `asked` for one, on a backend whose
-/// automatic choice for adaptive controllers is `automatic_adaptive`.
+/// The schedule a solve with an adaptive controller (or not) gets when `asked` for one, on
+/// a backend whose automatic choice for adaptive controllers is `automatic_adaptive`.
+constexpr scheduling resolve_scheduling(bool adaptive, scheduling asked,
+                                        scheduling automatic_adaptive) {
+    if (!adaptive) return scheduling::static_mapping;
+    return asked == scheduling::automatic ? automatic_adaptive : asked;
+}
 template <step_controller Controller>
 constexpr scheduling resolve_scheduling(scheduling asked, scheduling automatic_adaptive) {
-    if (!Controller::adaptive) return scheduling::static_mapping;
-    return asked == scheduling::automatic ? automatic_adaptive : asked;
+    return resolve_scheduling(Controller::adaptive, asked, automatic_adaptive);
 }
 
 /// The schedule's name, as kernel reports print it.

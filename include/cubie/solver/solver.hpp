@@ -241,7 +241,9 @@ private:
         if (n == 0) return;
         std::size_t chunk = control.chunk_trajectories;
         if (chunk == 0) chunk = control.progress ? (n + 99) / 100 : n;
-        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory, task_type::lanes), n);
+        chunk = std::min(backend.chunk_capacity(chunk, bytes_per_trajectory, task_type::lanes,
+                                                Controller::adaptive),
+                         n);
         const auto start = std::chrono::steady_clock::now();
         solve_progress p;
         p.total = n;
