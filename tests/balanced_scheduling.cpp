@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -259,5 +260,55 @@ TEST_CASE("trajectory_task::run_passes integrates as integrate() does, wherever 
         const dropped_balls balls;
         check_passes(bouncing_solver{}, balls.inputs(), dropped_balls::settings());
     }
+}
+#endif
+
+#if defined(__CUDACC__)
+// The sweeps above are smaller than the balanced kernel's persistent grid, whose threads then
+// take one trajectory each. Here the grid has fewer threads than its chunk has trajectories.
+TEST_CASE("cuda: balanced threads that take several trajectories each give the static bits") {
+    constexpr std::size_t many = std::size_t{1} << 20;
+    std::vector<double> y0(3 * many, 0.0), rho(many);
+    for (std::size_t i = 0; i < many; ++i) {
+        y0[i] = 1;
+        const double golden = 0.6180339887498949 * double(i);
+        rho[i] = 200 * (golden - std::floor(golden));
+    }
+    solve_settings<pi_controller> s;
+    s.t_end = 0.05;
+    s.dt = 1e-3;
+    s.atol = s.rtol = {1e-8};
+    const solver<catalogue::lorenz<double>, tsit5, pi_controller> lorenz;
+    const auto fixed =
+        lorenz.solve({many, y0, rho}, s, backends::cuda{.scheduling = scheduling::static_mapping});
+    const auto balanced =
+        lorenz.solve({many, y0, rho}, s, backends::cuda{.scheduling = scheduling::balanced});
+    REQUIRE(balanced.kernel.has_value());
+    CHECK(balanced.kernel->scheduling == std::string("balanced"));
+    const std::size_t grid =
+        balanced.kernel->blocks * static_cast<std::size_t>(balanced.kernel->block_size);
+    CAPTURE(grid);
+    CAPTURE(balanced.kernel->chunks);
+    CHECK(2 * grid * balanced.kernel->chunks <= many);  // two trajectories a thread at least
+    CHECK(same_results(fixed, balanced));
+    const auto [fewest, most] =
+        std::minmax_element(fixed.accepted_steps.begin(), fixed.accepted_steps.end());
+    CHECK(*most > *fewest + 2);  // trajectories of different lengths side by side
+}
+
+TEST_CASE("cuda: a block size that leaves no block resident is refused with its name") {
+    const solver<catalogue::lorenz<double>, ros3p, pi_controller> implicit;
+    auto s = settings();
+    s.save_every = s.summarise_every = s.sample_summaries_every = 0;
+    s.t_end = 0.01;
+    const divergent_sweep sweep;
+    const auto r = implicit.solve(sweep.inputs(), s, backends::cuda{});
+    REQUIRE(r.kernel.has_value());
+    if (r.kernel->registers <= 64) {  // 1024 threads of 64 registers fill one multiprocessor
+        MESSAGE("the kernel's " << r.kernel->registers << " registers fit 1024 threads");
+        return;
+    }
+    CHECK_THROWS_WITH_AS(implicit.solve(sweep.inputs(), s, backends::cuda{.block_size = 1024}),
+                         doctest::Contains("backends::cuda::block_size"), std::invalid_argument);
 }
 #endif
