@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -125,10 +126,10 @@ struct cuda {
     static constexpr std::size_t pipeline_chunks = 16;
     /// Chunks queued on a device at once, one stream each.
     static constexpr std::size_t chunks_in_flight = 4;
-    /// A chunk of a balanced solve holds at least this many waves, where the memory budget
-    /// allows: its persistent threads take a next trajectory only from their own chunk, and
-    /// a chunk of about a wave (the pipeline's at 2^20 trajectories on an H100) leaves them
-    /// about one each, nothing to balance.
+    /// A chunk of a balanced solve holds at least this many waves, where chunks_in_flight
+    /// of them fit the memory budget: its persistent threads take a next trajectory only
+    /// from their own chunk, and a chunk of about a wave (the pipeline's at 2^20
+    /// trajectories on an H100) leaves them about one each, nothing to balance.
     static constexpr std::size_t balanced_waves = 8;
 
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
@@ -139,7 +140,8 @@ struct cuda {
                                bool adaptive = false) const {
         check_memory_fraction();
         const std::vector<int> chosen = chosen_devices();
-        std::size_t wave = 0, fits = wanted;  // the largest wave; what every budget holds
+        std::size_t wave = 0;                                        // the largest wave
+        std::size_t fits = std::numeric_limits<std::size_t>::max();  // what every budget holds
         for (const int d : chosen) {
             const scoped_device on(d);
             int device = 0, multiprocessors = 0, threads_per_multiprocessor = 0;
@@ -166,11 +168,14 @@ struct cuda {
         const bool balanced =
             lanes == 1 && resolve_scheduling(adaptive, scheduling, automatic_adaptive) ==
                               cubie::scheduling::balanced;
-        const std::size_t least = balanced ? balanced_waves * wave : wave;
+        // Several waves where balanced, as far as chunks_in_flight of them fit the budget.
+        const std::size_t least =
+            balanced ? std::max(wave, std::min(balanced_waves * wave, fits / chunks_in_flight))
+                     : wave;
         const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
         const std::size_t pipelined =
             std::max(least, (wanted + per_device_chunks - 1) / per_device_chunks);
-        return std::min(fits, pipelined);
+        return std::min({wanted, fits, pipelined});
     }
 
     /// The device a device_result is kept on: the one listed, or the current one.
