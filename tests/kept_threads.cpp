@@ -86,16 +86,21 @@ TEST_CASE("kept_threads: one job runs on the caller alone, none is nothing to do
 
 TEST_CASE("kept_threads: the first job's exception comes out once the others have returned") {
     std::atomic<bool> other_done{false};
+    std::thread::id other;
     const std::vector<std::function<void()>> jobs{
         [] { throw std::runtime_error("first"); },
         [&] {
+            other = std::this_thread::get_id();
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
             other_done = true;
         }};
     CHECK_THROWS_AS(cubie::kept_threads::run_together(jobs), std::runtime_error);
     CHECK(other_done);
-    std::vector<char> met;  // the worker went back to the pool, and runs again
+    // The worker went back to the pool, last: the next call takes it again (idle workers
+    // go out last in, first out), where a thread made anew would be another.
+    std::vector<char> met;
     meeting again(2);
-    run_meeting(2, again, met);
+    const std::vector<std::thread::id> ran_on = run_meeting(2, again, met);
     CHECK(std::count(met.begin(), met.end(), 1) == 2);
+    CHECK(ran_on[1] == other);
 }

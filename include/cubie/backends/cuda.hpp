@@ -133,9 +133,10 @@ struct cuda {
     static constexpr std::size_t balanced_waves = 8;
 
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
-    /// of every device, and no larger than the pipeline's chunks (balanced_waves waves at
-    /// least, where the solve is balanced: `adaptive` steps on one lane); a wave is counted
-    /// in trajectories of `lanes` threads each.
+    /// of every device (chunks_in_flight of them, where the batch goes in several), and no
+    /// larger than the pipeline's chunks (balanced_waves waves at least, where the solve is
+    /// balanced: `adaptive` steps on one lane); a wave is counted in trajectories of `lanes`
+    /// threads each.
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory, int lanes = 1,
                                bool adaptive = false) const {
         check_memory_fraction();
@@ -175,7 +176,10 @@ struct cuda {
         const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
         const std::size_t pipelined =
             std::max(least, (wanted + per_device_chunks - 1) / per_device_chunks);
-        return std::min({wanted, fits, pipelined});
+        const std::size_t chunk = std::min({wanted, fits, pipelined});
+        // A share of several chunks holds chunks_in_flight of them at once.
+        return chunk < wanted ? std::min(chunk, std::max<std::size_t>(1, fits / chunks_in_flight))
+                              : chunk;
     }
 
     /// The device a device_result is kept on: the one listed, or the current one.
@@ -436,7 +440,7 @@ private:
             invalid_setting("backends::cuda::block_size", threads,
                             "leaves no block of the " + configuration +
                                 " kernel resident on a multiprocessor: its threads need more "
-                                "registers than one holds");
+                                "registers or shared memory than one holds");
         report.kernel.scheduling = scheduling_name(schedule);
         report.kernel.lanes_per_trajectory = Task::lanes;
         report.kernel.chunks = 0;

@@ -25,11 +25,13 @@ public:
     /// Runs every job at once: jobs[0] on the calling thread, each other on a kept thread
     /// that is idle (or a new one, kept afterwards); returns once all have returned. Calls
     /// from several threads at once each take threads of their own. jobs[0]'s exception
-    /// comes out once the others have returned; the others must not throw.
+    /// comes out once the others have returned; the others must not throw, and no job may
+    /// wait for another.
     static void run_together(const std::vector<std::function<void()>>& jobs) {
         if (jobs.empty()) return;
-        // Returns (or unwinds, where a job or a copy of one throws) only once every job
-        // started has returned: they may refer to the caller's stack.
+        std::vector<std::function<void()>> others(jobs.begin() + 1, jobs.end());
+        // Returns (or unwinds, where jobs[0] throws) only once every job started has
+        // returned: they may refer to the caller's stack.
         struct finishing {
             std::vector<worker*> taken;
             std::size_t started = 0;
@@ -37,8 +39,9 @@ public:
                 for (std::size_t k = 0; k < started; ++k) taken[k]->wait();
                 pool().give_back(taken);
             }
-        } f{pool().take(jobs.size() - 1)};
-        for (std::size_t k = 1; k < jobs.size(); ++k, ++f.started) f.taken[k - 1]->start(jobs[k]);
+        } f{pool().take(others.size())};
+        for (; f.started < others.size(); ++f.started)
+            f.taken[f.started]->start(std::move(others[f.started]));
         jobs[0]();
     }
 
@@ -52,7 +55,7 @@ private:
         worker(const worker&) = delete;
         worker& operator=(const worker&) = delete;
 
-        void start(std::function<void()> job) {
+        void start(std::function<void()>&& job) {
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
                 job_ = std::move(job);
@@ -90,8 +93,10 @@ private:
         std::vector<worker*> take(std::size_t count) {
             const std::lock_guard<std::mutex> lock(mutex_);
             std::vector<worker*> taken;
+            taken.reserve(count);
+            // Room for every worker there will be: giving them back allocates nothing.
+            idle_.reserve(all_.size() + count);
             try {
-                taken.reserve(count);
                 while (taken.size() < count && !idle_.empty()) {
                     taken.push_back(idle_.back());
                     idle_.pop_back();
