@@ -438,7 +438,7 @@ private:
         });
         if (report.kernel.blocks_per_multiprocessor == 0)  // only a block_size asked for
             invalid_setting("backends::cuda::block_size", threads,
-                            "leaves no block of the " + configuration +
+                            "it leaves no block of the " + configuration +
                                 " kernel resident on a multiprocessor: its threads need more "
                                 "registers or shared memory than one holds");
         report.kernel.scheduling = scheduling_name(schedule);
