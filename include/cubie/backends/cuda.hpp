@@ -166,13 +166,11 @@ struct cuda {
                     "instead");
             fits = std::min(fits, static_cast<std::size_t>(budget / bytes_per_trajectory));
         }
-        const bool balanced =
-            lanes == 1 && resolve_scheduling(adaptive, scheduling, automatic_adaptive) ==
-                              cubie::scheduling::balanced;
         // Several waves where balanced, as far as chunks_in_flight of them fit the budget.
         const std::size_t least =
-            balanced ? std::max(wave, std::min(balanced_waves * wave, fits / chunks_in_flight))
-                     : wave;
+            schedule_of(adaptive, lanes) == cubie::scheduling::balanced
+                ? std::max(wave, std::min(balanced_waves * wave, fits / chunks_in_flight))
+                : wave;
         const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
         const std::size_t pipelined =
             std::max(least, (wanted + per_device_chunks - 1) / per_device_chunks);
@@ -180,6 +178,13 @@ struct cuda {
         // A share of several chunks holds chunks_in_flight of them at once.
         return chunk < wanted ? std::min(chunk, std::max<std::size_t>(1, fits / chunks_in_flight))
                               : chunk;
+    }
+
+    /// The schedule a solve gets, with an adaptive controller or not, on `lanes` threads per
+    /// trajectory: lanes that share a trajectory go one trajectory per group of lanes.
+    cubie::scheduling schedule_of(bool adaptive, int lanes) const {
+        return lanes == 1 ? resolve_scheduling(adaptive, scheduling, automatic_adaptive)
+                          : cubie::scheduling::static_mapping;
     }
 
     /// The device a device_result is kept on: the one listed, or the current one.
@@ -421,10 +426,7 @@ private:
         }
 
         const std::size_t n = inputs.n_trajectories;
-        // Lanes that share a trajectory go one trajectory per group of lanes.
-        const cubie::scheduling schedule =
-            Task::lanes == 1 ? resolve_scheduling<Controller>(scheduling, automatic_adaptive)
-                             : cubie::scheduling::static_mapping;
+        const cubie::scheduling schedule = schedule_of(Controller::adaptive, Task::lanes);
         // A balanced chunk's work counter, 32 bits, passes its size by a claim per thread.
         if (schedule == cubie::scheduling::balanced) chunk = std::min(chunk, std::size_t{1} << 31);
         chunk = std::min(chunk, part.count);
