@@ -297,11 +297,8 @@ private:
         std::vector<double> weights;
         double total = 0;
         for (const int d : chosen) {
-            int multiprocessors = 0, clock_khz = 0;
-            CUBIE_CUDA_CHECK(
-                cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, d));
-            CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, d));
-            weights.push_back(double(multiprocessors) * double(clock_khz));
+            weights.push_back(double(device_properties(d).multiProcessorCount) *
+                              double(device_clock_khz(d)));
             total += weights.back();
         }
         std::vector<share> shares;

@@ -1,9 +1,10 @@
 #pragma once
-// A device's properties (cudaDeviceProp), queried once per process. cudaGetDeviceProperties
-// reads every property, some of them from the device, and can take milliseconds: once per
-// solve and device, a share to reckon with in a solve of millions of trajectories split
-// over several devices (Lorenz at 2^24 trajectories with RK4 takes 25.5 ms of kernel time
-// on one H100: bench/RESULTS.md).
+// A device's properties (cudaDeviceProp) and clock rate, queried once per process: both
+// are slow to ask for. cudaGetDeviceProperties reads every property, some of them from the
+// device, and can take milliseconds; the multiprocessor count and clock rate (which CUDA
+// 13's cudaDeviceProp no longer holds) from cudaDeviceGetAttribute took 2.1 ms for 4 H200s,
+// asked for on every solve. That was a quarter of a 9 ms solve of Lorenz at 2^24
+// trajectories over those 4 devices (bench/RESULTS.md).
 
 #include <cuda_runtime_api.h>
 
@@ -14,19 +15,36 @@
 
 namespace cubie {
 
-/// The properties of device d, as cudaGetDeviceProperties gave them on the first call for
-/// d; callable from several host threads at once.
-inline const cudaDeviceProp& device_properties(int d) {
+namespace detail {
+/// query(d), made on the first call for device d from each call site (a lambda's type is
+/// its own); callable from several host threads at once.
+template <class Value, class Query>
+const Value& once_per_device(int d, Query&& query) {
     static std::mutex mutex;
-    static std::map<int, cudaDeviceProp> known;  // a map's elements never move
+    static std::map<int, Value> known;  // a map's elements never move
     const std::lock_guard<std::mutex> lock(mutex);
     auto found = known.find(d);
-    if (found == known.end()) {
-        cudaDeviceProp properties{};
-        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, d));
-        found = known.emplace(d, properties).first;
-    }
+    if (found == known.end()) found = known.emplace(d, query(d)).first;
     return found->second;
+}
+}  // namespace detail
+
+/// The properties of device d, as cudaGetDeviceProperties gave them on the first call for d.
+inline const cudaDeviceProp& device_properties(int d) {
+    return detail::once_per_device<cudaDeviceProp>(d, [](int device) {
+        cudaDeviceProp properties{};
+        CUBIE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+        return properties;
+    });
+}
+
+/// The peak clock rate of device d's multiprocessors in kHz, as on the first call for d.
+inline int device_clock_khz(int d) {
+    return detail::once_per_device<int>(d, [](int device) {
+        int khz = 0;
+        CUBIE_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+        return khz;
+    });
 }
 
 }  // namespace cubie
