@@ -17,7 +17,8 @@
 // All at atol = rtol = 1e-5 from dt0 = t_end / 1024. For each case and N: the attempted
 // steps per trajectory (mean, p99, max), the static mapping's lane use (mean steps over the
 // mean of each warp's largest), kernel ms of each schedule and its ratio to static, whether
-// both agree bit for bit, and registers (static / balanced). max_steps applies to every case.
+// both agree bit for bit, registers and the first launch of each (static / balanced).
+// max_steps applies to every case.
 //
 //   divergent_bench [--log2n 20,24] [--repeat 3] [--max-steps 1000000]
 //                   [--cases lorenz,lorenz_shuffled,pleiades,...]
@@ -129,8 +130,12 @@ void print_row(const bench_case& c, int log2n, const measurement& m) {
         std::printf(" %10.3f", t.kernel_ms);
         if (s > 0) std::printf(" %5.2fx", fixed.kernel_ms / t.kernel_ms);
     }
-    std::printf("  %-3s %3d/%3d\n", m.identical ? "yes" : "NO", fixed.registers,
+    std::printf("  %-3s %3d/%3d", m.identical ? "yes" : "NO", fixed.registers,
                 m.timings[1].registers);
+    for (std::size_t s = 0; s < n_schedules; ++s)
+        std::printf("%s%zu x %d", s == 0 ? "  " : " / ", m.timings[s].blocks,
+                    m.timings[s].block_size);
+    std::printf("\n");
     std::fflush(stdout);
 }
 
@@ -169,7 +174,7 @@ int main(int argc, char** argv) {
         }
         std::printf("\n%-21s %-5s %8s %6s %6s %8s %5s %10s %10s %6s  %-3s %s\n", "case", "N",
                     "mean", "p99", "max", "failures", "lanes", "static", "balanced", "ratio", "id",
-                    "regs");
+                    "regs  first launch's blocks x threads");
         for (const std::string& name : names) {
             const bench_case& c =
                 *std::find_if(all_cases().begin(), all_cases().end(),

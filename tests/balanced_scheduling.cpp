@@ -17,6 +17,7 @@
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/rosenbrock/ros3p.hpp"
+#include "cubie/catalogue/pleiades.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/io/npy_result.hpp"
 #include "cubie/io/npy_stream.hpp"
@@ -233,7 +234,8 @@ void check_passes(
     task.bind({inputs.initial_states.data(), inputs.parameters.data(), pointers_into<double>(r, 0)},
               count, count);
     std::size_t asked = 0;
-    task.run_passes([&] { return asked < count ? count - 1 - asked++ : count + asked++; });
+    task.run_passes([&] { return asked < count ? count - 1 - asked++ : count + asked++; },
+                    [](bool working) { return working; });
     CHECK(asked == count + 1);  // once a trajectory, and once to hear that none is left
     for_each_result_field(
         [&](const result_field& f, const auto& a, const auto& b) {
@@ -294,6 +296,48 @@ TEST_CASE("cuda: balanced threads that take several trajectories each give the s
     const auto [fewest, most] =
         std::minmax_element(fixed.accepted_steps.begin(), fixed.accepted_steps.end());
     CHECK(*most > *fewest + 2);  // trajectories of different lengths side by side
+    // Blocks of 100 threads: each block's last warp has 4 lanes, which meet on their own.
+    const auto cut_short = lorenz.solve(
+        {many, y0, rho}, s, backends::cuda{.block_size = 100, .scheduling = scheduling::balanced});
+    CHECK(cut_short.kernel->block_size == 100);
+    CHECK(same_results(fixed, cut_short));
+}
+
+// Blocks in lockstep (a barrier a pass, systems of balanced_lockstep_states or more): threads
+// whose trajectories ended, or that have none left, still meet their block's barrier.
+TEST_CASE("cuda: balanced blocks in lockstep give the static bits, a failure included") {
+    using pleiades = catalogue::pleiades<double>;
+    static_assert(pleiades::n_states >= backends::balanced_lockstep_states);
+    constexpr std::size_t many = std::size_t{1} << 17;
+    std::vector<double> y0(pleiades::n_states * many), m1(many);
+    for (std::size_t i = 0; i < many; ++i) {
+        for (int k = 0; k < pleiades::n_states; ++k)
+            y0[std::size_t(k) * many + i] = pleiades::default_state[std::size_t(k)];
+        const double golden = 0.6180339887498949 * double(i);
+        m1[i] = 0.5 + 1.5 * (golden - std::floor(golden));
+    }
+    m1[many / 3] = std::nan("");
+    solve_settings<pi_controller> s;
+    s.t_end = 0.5;
+    s.dt = 1e-3;
+    s.atol = s.rtol = {1e-8};
+    const solver<pleiades, tsit5, pi_controller> stars;
+    const auto fixed =
+        stars.solve({many, y0, m1}, s, backends::cuda{.scheduling = scheduling::static_mapping});
+    const auto balanced =
+        stars.solve({many, y0, m1}, s, backends::cuda{.scheduling = scheduling::balanced});
+    REQUIRE(balanced.kernel.has_value());
+    CHECK(balanced.kernel->scheduling == std::string("balanced"));
+    const std::size_t grid =
+        balanced.kernel->blocks * static_cast<std::size_t>(balanced.kernel->block_size);
+    CAPTURE(grid);
+    CAPTURE(balanced.kernel->chunks);
+    CHECK(2 * grid * balanced.kernel->chunks <= many);  // two trajectories a thread at least
+    CHECK(same_results(fixed, balanced));
+    CHECK(fixed.statuses[many / 3] == status::nonfinite_input);
+    const auto [fewest, most] =
+        std::minmax_element(fixed.accepted_steps.begin(), fixed.accepted_steps.end());
+    CHECK(*most > *fewest + 2);
 }
 
 TEST_CASE("cuda: a block size that leaves no block resident is refused with its name") {

@@ -68,7 +68,21 @@ __device__ inline unsigned claim_trajectory(unsigned* claimed) {
     if (asking.thread_rank() == 0) first = atomicAdd(claimed, asking.size());
     return asking.shfl(first, 0) + asking.thread_rank();
 }
+
+/// The lanes of the calling thread's warp that the (one-dimensional) block holds: all 32
+/// but in a last warp cut short by a block size that is no multiple of 32.
+__device__ inline unsigned warp_lanes() {
+    const unsigned after_first = blockDim.x - (threadIdx.x & ~31u);
+    return after_first >= 32 ? ~0u : (1u << after_first) - 1;
+}
 }  // namespace detail
+
+/// The systems, by their number of states, whose balanced blocks take their passes
+/// together (balanced_kernel). A barrier a pass costs a small step more than its code
+/// fetches: on an H100 (bench/RESULTS.md, divergent_bench at 2^20), shuffled Pleiades (28
+/// states, Tsit5) went from 80.7 to 54.7 ms with it, shuffled Lorenz (3 states, Tsit5) from
+/// 7.07 to 8.13 and shuffled Van der Pol (2, Rosenbrock23) from 6.27 to 7.37.
+inline constexpr int balanced_lockstep_states = 8;
 
 /// Balanced scheduling (batch/scheduling.hpp) of adaptive trajectories: a persistent grid
 /// whose threads claim trajectories from the chunk's work counter `claimed` (0 at launch)
@@ -76,9 +90,22 @@ __device__ inline unsigned claim_trajectory(unsigned* claimed) {
 /// lanes: a lane waits for its neighbours one step at most, not a whole trajectory. The
 /// counter passes the chunk's size by one claim per thread at most (within 32 bits: the
 /// backend's chunks of balanced solves hold at most 2^31 trajectories).
-template <class Task>
+/// Every pass, the lanes of a warp meet (a vote), so that they step together: a lane that
+/// claimed, or the branches of a step, left them apart otherwise, each lane stepping on
+/// its own (Rosenbrock23 on a shuffled Van der Pol sweep took 18 times as long). Where
+/// `lockstep`, the warps of a block meet too (a barrier), so that they run the same stretch
+/// of a step's code at once: warps left to drift apart fetched the code of a long step
+/// (Tsit5 on Pleiades) from beyond the instruction cache, and stalled on it most of the
+/// time. The loop ends when no thread that meets has work left.
+template <class Task, bool lockstep>
 __global__ void balanced_kernel(Task task, unsigned* claimed) {
-    task.run_passes([claimed] { return detail::claim_trajectory(claimed); });
+    task.run_passes([claimed] { return detail::claim_trajectory(claimed); },
+                    [lanes = detail::warp_lanes()](bool working) {
+                        if constexpr (lockstep)
+                            return __syncthreads_or(working) != 0;
+                        else
+                            return __any_sync(lanes, working) != 0;
+                    });
 }
 
 /// True when the CUDA runtime sees at least one device.
@@ -578,7 +605,9 @@ private:
     template <class Task, class Use>
     static decltype(auto) with_kernel(cubie::scheduling s, Use&& use) {
         if constexpr (Task::controller::adaptive && Task::lanes == 1)
-            if (s == cubie::scheduling::balanced) return use(balanced_kernel<Task>);
+            if (s == cubie::scheduling::balanced)
+                return use(balanced_kernel<Task, (Task::system_type::n_states >=
+                                                  balanced_lockstep_states)>);
         return use(trajectory_kernel<Task>);
     }
 

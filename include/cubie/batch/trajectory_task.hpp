@@ -133,14 +133,17 @@ struct trajectory_task {
 
     /// A thread's share of the batch under balanced scheduling (adaptive controllers):
     /// trajectories one after the other, each the index `claim()` gives (n_trajectories or
-    /// more: none left), asked only when the thread has none in progress. The loop is flat,
-    /// an attempted step of the adaptive loop a pass: a GPU lane whose trajectory ended takes
-    /// up the next in the pass its neighbours step in, rather than wait at the end of a
-    /// loop of its own for the warp's slowest. The start (the inputs' check, the outputs due
-    /// at t0, the events' sides at t0) and the passes are integrate()'s, so every
-    /// trajectory's results, its event records included, are the same bit for bit.
-    template <class Claim>
-    CUBIE_HD void run_passes(Claim&& claim) const {
+    /// more: none left), asked only when the thread has none in progress and until none is
+    /// left. The loop is flat, an attempted step of the adaptive loop a pass: a GPU lane
+    /// whose trajectory ended takes up the next in the pass its neighbours step in, rather
+    /// than wait at the end of a loop of its own for the warp's slowest. Every pass starts
+    /// with `any_working(working)`, which every thread that shares it calls (a block's
+    /// barrier on the GPU); the loop ends when it returns false. The start (the inputs'
+    /// check, the outputs due at t0, the events' sides at t0) and the passes are
+    /// integrate()'s, so every trajectory's results, its event records included, are the
+    /// same bit for bit.
+    template <class Claim, class AnyWorking>
+    CUBIE_HD void run_passes(Claim&& claim, AnyWorking&& any_working) const {
         using recorder_type =
             cuda::std::conditional_t<layout::records, by_time_recorder, no_recorder<System>>;
         using monitor_type =
@@ -162,11 +165,14 @@ struct trajectory_task {
         monitor_type monitor = make_monitor(events, p);
         loop_type loop(settings, f, y, counters, recorder, monitor);
         decltype(claim()) i = 0;  // the claim's type: 32 bits within a GPU chunk
-        bool working = false;
+        bool working = false, claims_left = true;
         for (;;) {
-            if (!working) {
+            while (!working && claims_left) {
                 const auto next = claim();
-                if (next >= n_trajectories) return;
+                if (next >= n_trajectories) {
+                    claims_left = false;
+                    break;
+                }
                 i = next;
                 load(i, y, p);
                 counters = {};
@@ -186,8 +192,9 @@ struct trajectory_task {
                 remake(loop, settings, f, y, counters, recorder, monitor);
                 working = true;
             }
+            if (!any_working(working)) return;
             status result = status::success;
-            if (!loop.advance(result)) {
+            if (working && !loop.advance(result)) {
                 finish(i, y, counters, events, result);
                 working = false;
             }
