@@ -266,8 +266,36 @@ TEST_CASE("trajectory_task::run_passes integrates as integrate() does, wherever 
 #endif
 
 #if defined(__CUDACC__)
-// The sweeps above are smaller than the balanced kernel's persistent grid, whose threads then
-// take one trajectory each. Here the grid has fewer threads than its chunk has trajectories.
+namespace {
+
+/// A batch larger than the balanced kernel's persistent grid (the sweeps above are smaller,
+/// and a thread then takes one trajectory), solved with each schedule: the balanced
+/// solve's threads take two trajectories each at least, of different lengths, and every
+/// array is the static mapping's, bit for bit. Returns the static result.
+template <class Solver>
+batch_result<double> check_several_per_thread(const Solver& solver,
+                                              const batch_inputs<double>& inputs,
+                                              const solve_settings<pi_controller>& s) {
+    const auto fixed =
+        solver.solve(inputs, s, backends::cuda{.scheduling = scheduling::static_mapping});
+    const auto balanced =
+        solver.solve(inputs, s, backends::cuda{.scheduling = scheduling::balanced});
+    REQUIRE(balanced.kernel.has_value());
+    CHECK(balanced.kernel->scheduling == std::string("balanced"));
+    const std::size_t grid =
+        balanced.kernel->blocks * static_cast<std::size_t>(balanced.kernel->block_size);
+    CAPTURE(grid);
+    CAPTURE(balanced.kernel->chunks);
+    CHECK(2 * grid * balanced.kernel->chunks <= inputs.n_trajectories);
+    CHECK(same_results(fixed, balanced));
+    const auto [fewest, most] =
+        std::minmax_element(fixed.accepted_steps.begin(), fixed.accepted_steps.end());
+    CHECK(*most > *fewest + 2);  // trajectories of different lengths side by side
+    return fixed;
+}
+
+}  // namespace
+
 TEST_CASE("cuda: balanced threads that take several trajectories each give the static bits") {
     constexpr std::size_t many = std::size_t{1} << 20;
     std::vector<double> y0(3 * many, 0.0), rho(many);
@@ -281,21 +309,7 @@ TEST_CASE("cuda: balanced threads that take several trajectories each give the s
     s.dt = 1e-3;
     s.atol = s.rtol = {1e-8};
     const solver<catalogue::lorenz<double>, tsit5, pi_controller> lorenz;
-    const auto fixed =
-        lorenz.solve({many, y0, rho}, s, backends::cuda{.scheduling = scheduling::static_mapping});
-    const auto balanced =
-        lorenz.solve({many, y0, rho}, s, backends::cuda{.scheduling = scheduling::balanced});
-    REQUIRE(balanced.kernel.has_value());
-    CHECK(balanced.kernel->scheduling == std::string("balanced"));
-    const std::size_t grid =
-        balanced.kernel->blocks * static_cast<std::size_t>(balanced.kernel->block_size);
-    CAPTURE(grid);
-    CAPTURE(balanced.kernel->chunks);
-    CHECK(2 * grid * balanced.kernel->chunks <= many);  // two trajectories a thread at least
-    CHECK(same_results(fixed, balanced));
-    const auto [fewest, most] =
-        std::minmax_element(fixed.accepted_steps.begin(), fixed.accepted_steps.end());
-    CHECK(*most > *fewest + 2);  // trajectories of different lengths side by side
+    const auto fixed = check_several_per_thread(lorenz, {many, y0, rho}, s);
     // Blocks of 100 threads: each block's last warp has 4 lanes, which meet on their own.
     const auto cut_short = lorenz.solve(
         {many, y0, rho}, s, backends::cuda{.block_size = 100, .scheduling = scheduling::balanced});
@@ -321,23 +335,9 @@ TEST_CASE("cuda: balanced blocks in lockstep give the static bits, a failure inc
     s.t_end = 0.5;
     s.dt = 1e-3;
     s.atol = s.rtol = {1e-8};
-    const solver<pleiades, tsit5, pi_controller> stars;
     const auto fixed =
-        stars.solve({many, y0, m1}, s, backends::cuda{.scheduling = scheduling::static_mapping});
-    const auto balanced =
-        stars.solve({many, y0, m1}, s, backends::cuda{.scheduling = scheduling::balanced});
-    REQUIRE(balanced.kernel.has_value());
-    CHECK(balanced.kernel->scheduling == std::string("balanced"));
-    const std::size_t grid =
-        balanced.kernel->blocks * static_cast<std::size_t>(balanced.kernel->block_size);
-    CAPTURE(grid);
-    CAPTURE(balanced.kernel->chunks);
-    CHECK(2 * grid * balanced.kernel->chunks <= many);  // two trajectories a thread at least
-    CHECK(same_results(fixed, balanced));
+        check_several_per_thread(solver<pleiades, tsit5, pi_controller>{}, {many, y0, m1}, s);
     CHECK(fixed.statuses[many / 3] == status::nonfinite_input);
-    const auto [fewest, most] =
-        std::minmax_element(fixed.accepted_steps.begin(), fixed.accepted_steps.end());
-    CHECK(*most > *fewest + 2);
 }
 
 TEST_CASE("cuda: a block size that leaves no block resident is refused with its name") {
