@@ -79,9 +79,10 @@ __device__ inline unsigned warp_lanes() {
 
 /// The systems, by their number of states, whose balanced blocks take their passes
 /// together (balanced_kernel). A barrier a pass costs a small step more than its code
-/// fetches: on an H100 (bench/RESULTS.md, divergent_bench at 2^20), shuffled Pleiades (28
-/// states, Tsit5) went from 80.7 to 54.7 ms with it, shuffled Lorenz (3 states, Tsit5) from
-/// 7.07 to 8.13 and shuffled Van der Pol (2, Rosenbrock23) from 6.27 to 7.37.
+/// fetches: on an H100 (bench/RESULTS.md, divergent_bench at 2^20, before the warps' vote),
+/// shuffled Pleiades (28 states, Tsit5) went from 80.7 to 54.7 ms with it, shuffled Lorenz
+/// (3 states, Tsit5) from 7.07 to 8.13 and shuffled Van der Pol (2, Rosenbrock23) from
+/// 6.27 to 7.37.
 inline constexpr int balanced_lockstep_states = 8;
 
 /// Balanced scheduling (batch/scheduling.hpp) of adaptive trajectories: a persistent grid
@@ -127,10 +128,10 @@ struct cuda {
     /// trajectory per thread, and methods on several lanes one per group of lanes.
     cubie::scheduling scheduling = cubie::scheduling::automatic;
     /// What automatic gives adaptive controllers: one trajectory per thread, for now.
-    /// Balanced scheduling was measured 4 to 12% slower than it where a warp's trajectories
-    /// take about the same steps (Lorenz at one rho, sorted Lorenz and Van der Pol sweeps),
-    /// a third slower on sorted float Pleiades, and up to 1.8 times as fast where they
-    /// diverge (shuffled sweeps; bench/RESULTS.md, 2026-11-25): ask for it there.
+    /// Balanced scheduling was measured 10 to 34% slower than it where a warp's trajectories
+    /// take about the same steps (Lorenz at one rho; sorted Lorenz, Van der Pol and float
+    /// Pleiades sweeps), and 1.1 to 2.4 times as fast where they diverge (the same sweeps
+    /// shuffled; bench/RESULTS.md, 2026-11-26): ask for it there.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::static_mapping;
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
@@ -474,7 +475,7 @@ private:
         // A persistent grid: as many blocks as the device holds at once, or the chunk needs.
         const auto blocks_for = [&](std::size_t count) {
             const std::size_t needed = (count * Task::lanes + threads - 1) / threads;
-            if (schedule == cubie::scheduling::static_mapping) return needed;
+            if (schedule != cubie::scheduling::balanced) return needed;
             return std::min(needed, std::size_t(report.kernel.blocks_per_multiprocessor) *
                                         std::size_t(properties.multiProcessorCount));
         };

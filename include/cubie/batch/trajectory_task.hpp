@@ -137,8 +137,9 @@ struct trajectory_task {
     /// left. The loop is flat, an attempted step of the adaptive loop a pass: a GPU lane
     /// whose trajectory ended takes up the next in the pass its neighbours step in, rather
     /// than wait at the end of a loop of its own for the warp's slowest. Every pass starts
-    /// with `any_working(working)`, which every thread that shares it calls (a block's
-    /// barrier on the GPU); the loop ends when it returns false. The start (the inputs'
+    /// with `any_working(working)`, which every thread that shares it calls (on the GPU a
+    /// vote of the warp's lanes, or a barrier of the block); the loop ends when it returns
+    /// false. The start (the inputs'
     /// check, the outputs due at t0, the events' sides at t0) and the passes are
     /// integrate()'s, so every trajectory's results, its event records included, are the
     /// same bit for bit.
