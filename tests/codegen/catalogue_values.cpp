@@ -191,3 +191,43 @@ TEST_CASE("names and defaults come from the definitions") {
     CHECK(cat::pollution<double>::default_parameters[0] == 0.35);
     CHECK(cat::ring_modulator<double>::default_parameters[0] == 2e-12);
 }
+
+/// rhs_at(i) against rhs's dydt[i] at states scattered around the system's defaults.
+template <class S>
+void check_components_one_by_one() {
+    using T = typename S::value_type;
+    std::mt19937_64 rng(3);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int k = 0; k < 50; ++k) {
+        state_t<S> y;
+        for (int i = 0; i < S::n_states; ++i)
+            y[i] = T(double(S::default_state[i]) * (1 + 0.1 * u(rng)) + 0.1 * u(rng));
+        drivers_t<S> d;
+        for (T& value : d) value = T(u(rng));
+        const parameters_t<S>& p = S::default_parameters;
+        state_t<S> whole;
+        S{}.rhs(T(0.3), y, p, d, whole);
+        for (int i = 0; i < S::n_states; ++i) {
+            CAPTURE(i);
+            CHECK(S{}.rhs_at(i, T(0.3), y, p, d) == whole[i]);
+        }
+    }
+}
+
+template <template <class> class S>
+void check_components_in_both_precisions() {
+    check_components_one_by_one<S<float>>();
+    check_components_one_by_one<S<double>>();
+}
+
+TEST_CASE("rhs_at gives rhs's components one by one, bit for bit") {
+    check_components_in_both_precisions<cat::forced_duffing>();
+    check_components_in_both_precisions<cat::hodgkin_huxley>();
+    check_components_in_both_precisions<cat::lorenz>();
+    check_components_in_both_precisions<cat::lorenz96>();  // one shifted run around the ring
+    check_components_in_both_precisions<cat::pleiades>();  // two runs, and cases
+    check_components_in_both_precisions<cat::pollution>();
+    check_components_in_both_precisions<cat::ring_modulator>();
+    check_components_in_both_precisions<cat::robertson>();
+    check_components_in_both_precisions<cat::van_der_pol>();
+}

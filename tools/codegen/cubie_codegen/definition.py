@@ -95,6 +95,16 @@ class Model:
     emit_jacobian: bool
     constant_symbols: dict = field(default_factory=dict)  # Symbol -> exact value
     events: list = field(default_factory=list)  # Event
+    state_arrays: list = field(default_factory=list)  # StateArray, in the states' order
+
+
+@dataclass
+class StateArray:
+    """A state declared with a size: states first .. first + size - 1."""
+
+    first: int
+    size: int
+    periodic: bool
 
 
 def _expression_text(source: str) -> str:
@@ -269,7 +279,13 @@ class _Reader:
                         if q.kind == "dimension"},
             constants=constants, states=states, parameters=parameters, drivers=drivers,
             observables=observables, rhs=rhs, time=self.time, emit_jacobian=emit_jacobian,
-            constant_symbols=self.scope().constant_values(), events=events)
+            constant_symbols=self.scope().constant_values(), events=events,
+            state_arrays=self.state_arrays(states))
+
+    def state_arrays(self, states):
+        index = {e.symbol: k for k, e in enumerate(states)}
+        return [StateArray(index[q.symbols[0]], q.size, q.periodic)
+                for q in self.quantities.values() if q.kind == "state" and q.size is not None]
 
     def read_dimensions(self, table):
         for key in self.overrides:

@@ -61,27 +61,51 @@ def _powered_calls(expressions) -> list:
     return sorted(found, key=sympy.default_sort_key)
 
 
-def cse_statements(outputs, printer):
-    """C++ statements assigning each (target, expression) after eliminating common
-    subexpressions; also the symbols the statements read."""
-    expressions = [prepare(e) for _, e in outputs]
+def eliminate(expressions):
+    """(temporaries, reduced): SymPy's cse of the expressions, each temporary a (symbol,
+    value) in the order they must be computed, and the expressions written with them."""
+    expressions = [prepare(e) for e in expressions]
     # Listed once more as expressions of their own, the powered calls occur at least
     # twice, which makes cse give each a temporary; those extra results are dropped.
     calls = _powered_calls(expressions)
     temporaries = sympy.numbered_symbols("s", real=True)
     replacements, reduced = sympy.cse(expressions + calls, symbols=temporaries,
                                       order="canonical")
-    reduced = reduced[:len(expressions)]
-    replacements, reduced = _inline_trivial(replacements, reduced)
+    return _inline_trivial(replacements, reduced[:len(expressions)])
+
+
+def statements(replacements, assignments, printer):
+    """C++ statements computing the temporaries, then each (target, reduced expression);
+    also the symbols they read."""
     lines, used = [], set()
     for symbol, value in replacements:
         kind = "bool" if is_boolean(value) else "T"
         lines.append(f"const {kind} {symbol.name} = {printer(value)};")
         used |= value.free_symbols
-    for (target, _), value in zip(outputs, reduced):
+    for target, value in assignments:
         lines.append(f"{target} = {printer(value)};")
         used |= value.free_symbols
-    return lines, {s.name.split("[")[0] for s in used}, len(replacements)
+    return lines, {s.name.split("[")[0] for s in used}
+
+
+def cse_statements(outputs, printer):
+    """C++ statements assigning each (target, expression) after eliminating common
+    subexpressions; also the symbols the statements read, and the temporaries' count."""
+    replacements, reduced = eliminate([e for _, e in outputs])
+    lines, used = statements(replacements, [(t, e) for (t, _), e in zip(outputs, reduced)],
+                             printer)
+    return lines, used, len(replacements)
+
+
+def needed(replacements, expr):
+    """The temporaries of `replacements` that expr reads, directly or through others."""
+    wanted = set(expr.free_symbols)
+    kept = []
+    for symbol, value in reversed(replacements):
+        if symbol in wanted:
+            kept.append((symbol, value))
+            wanted |= value.free_symbols
+    return kept[::-1]
 
 
 def _trivial(value) -> bool:
@@ -245,6 +269,8 @@ class _Header:
         self.sizes_and_constants()
         self.emit()
         self.rhs()
+        self.emit()
+        self.rhs_at()
         if m.observables:
             self.emit()
             self.observables()
@@ -370,6 +396,75 @@ class _Header:
         outputs = [(f"dydt[{i}]", e) for i, e in enumerate(self.m.rhs)]
         self.function("rhs", ["dy/dt"], outputs,
                       output=[(f"cubie::state_t<{s}>&", "dydt")])
+
+    def rhs_at(self):
+        """dy_i/dt of one component i, from a state read by index: the components of a
+        cooperative mapping's lane (cubie/systems/lane_system.hpp). A run of components whose
+        equations are one expression shifted along their arrays is one branch, evaluated
+        at a shifted index, so that lanes taking different components of it run together;
+        every other component is a case of its own."""
+        s = self.m.name
+        runs, singles = component_runs(self.m)
+        branches, used = [], set()
+        for first, length, template, uses_k in runs:
+            body, names, _ = cse_statements([("__return", template)], self.print)
+            used |= names
+            branches.append((first, length, body, uses_k))
+        # Each other component from rhs's own temporaries, those it reads: the same
+        # arithmetic as rhs, rounding for rounding.
+        nonzero = [i for i, e in enumerate(self.m.rhs) if e != 0]
+        replacements, reduced = eliminate([self.m.rhs[i] for i in nonzero])
+        of = dict(zip(nonzero, reduced))
+        cases = []
+        for i in singles:
+            value = of.get(i, sympy.Integer(0))
+            body, names = statements(needed(replacements, value), [("__return", value)],
+                                     self.print)
+            used |= names
+            cases.append((i, body))
+        for line in ("dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a "
+                     "vector, or", "a lane's view of one in shared memory): the same "
+                     "arithmetic as rhs's dydt[i]."):
+            self.emit(f"{INDENT}/// {line}")
+        self.emit(f"{INDENT}template <class State>")
+        arguments = [("int", "i"), ("T", "t"), ("const State&", "y"),
+                     (f"const cubie::parameters_t<{s}>&", "p"),
+                     (f"const cubie::drivers_t<{s}>&", "d")]
+        used |= {"i"}
+        self.declaration(f"{INDENT}CUBIE_HD T rhs_at(",
+                         [f"{kind} {name}" if name in used else kind
+                          for kind, name in arguments])
+
+        def returning(body, indent):
+            for statement in body:
+                statement = statement.replace("__return = ", "return ", 1)
+                for line in wrap(statement, indent):
+                    self.emit(line)
+
+        for first, length, body, uses_k in branches:
+            lower = f"i >= {first} && " if first else "i >= 0 && "
+            self.emit(f"{INDENT * 2}if ({lower}i < {first + length}) {{")
+            if uses_k:
+                shift = f"i - {first}" if first else "i"
+                self.emit(f"{INDENT * 3}const unsigned k = static_cast<unsigned>({shift});")
+            returning(body, INDENT * 3)
+            self.emit(f"{INDENT * 2}}}")
+        if cases:
+            self.emit(f"{INDENT * 2}switch (i) {{")
+            for i, body in cases:
+                if len(body) == 1:
+                    self.emit(f"{INDENT * 2}case {i}:")
+                    returning(body, INDENT * 3)
+                else:
+                    self.emit(f"{INDENT * 2}case {i}: {{")
+                    returning(body, INDENT * 3)
+                    self.emit(f"{INDENT * 2}}}")
+            self.emit(f"{INDENT * 2}default:")
+            self.emit(f"{INDENT * 3}return T(0);")
+            self.emit(f"{INDENT * 2}}}")
+        else:
+            self.emit(f"{INDENT * 2}return T(0);")
+        self.emit(f"{INDENT}}}")
 
     def observables(self):
         s = self.m.name
@@ -505,6 +600,73 @@ class _Header:
             for line in wrap(statement, inner + INDENT):
                 self.emit(line)
         self.emit(f"{inner}}}")
+
+
+def _array_places(model):
+    """Each state of an array: (its array, its element)."""
+    states = [e.symbol for e in model.states]
+    return {states[a.first + r]: (a, r) for a in model.state_arrays for r in range(a.size)}
+
+
+def _shifted(expr, places, states, size, d):
+    """expr with every state of the arrays of `size` elements moved d elements along them
+    (around a periodic one); None where that leaves a non-periodic array."""
+    moves = {}
+    for symbol in expr.free_symbols:
+        array, r = places.get(symbol, (None, 0))
+        if array is None or array.size != size:
+            continue
+        to = r + d
+        if array.periodic:
+            to %= size
+        elif to >= size:
+            return None
+        moves[symbol] = states[array.first + to]
+    return expr.xreplace(moves)
+
+
+def _indexed(expr, places, size):
+    """expr with the states of the arrays of `size` elements read k elements further on
+    (`y[first + (k + r) % size]` around a periodic array, `y[first + r + k]` along another),
+    and whether it reads any so."""
+    reads = {}
+    for symbol in expr.free_symbols:
+        array, r = places.get(symbol, (None, 0))
+        if array is None or array.size != size:
+            continue
+        if array.periodic and r > 0:
+            index = f"(k + {r}u) % {size}u"
+            index = f"{array.first} + {index}" if array.first else index
+        else:
+            index = f"{array.first + r} + k" if array.first + r else "k"
+        reads[symbol] = sympy.Symbol(f"y[{index}]", real=True)
+    return expr.xreplace(reads), bool(reads)
+
+
+def component_runs(model):
+    """The equations of model.rhs in runs: (first, length, expression at a shifted index
+    k = i - first, whether it reads k) for each run of two or more consecutive components
+    of a state array whose equations are the first one's shifted along the arrays of that
+    size, and the other components' indices."""
+    places = _array_places(model)
+    states = [e.symbol for e in model.states]
+    runs, covered = [], set()
+    for array in model.state_arrays:
+        start = 0
+        while start < array.size:
+            first = array.first + start
+            end = start + 1
+            while end < array.size and \
+                    _shifted(model.rhs[first], places, states, array.size, end - start) == \
+                    model.rhs[array.first + end]:
+                end += 1
+            if end - start >= 2:
+                runs.append((first, end - start) +
+                            _indexed(model.rhs[first], places, array.size))
+                covered |= set(range(first, array.first + end))
+            start = end
+    singles = [i for i in range(len(model.rhs)) if i not in covered]
+    return runs, singles
 
 
 def header(model: Model) -> str:

@@ -71,14 +71,14 @@ def test_common_subexpressions_are_eliminated():
     counts = cse_counts(pleiades)
     assert counts["rhs"] >= 21  # at least one per pair of bodies
     text = header(pleiades)
-    rhs = text[text.index("void rhs("):text.index("void jacobian(")]
+    rhs = text[text.index("void rhs("):text.index("T rhs_at(")]
     # Each pair's r^-3 is computed once, from one reciprocal square root per pair of
     # bodies, and with no division.
     code = "\n".join(line for line in rhs.splitlines() if "///" not in line)
     assert code.count("cubie::rsqrt(") == 21
     assert "sqrt(" not in code.replace("cubie::rsqrt(", "") and " / " not in code
     ring = header(load(os.path.join(SYSTEMS, "ring_modulator.toml")))
-    rhs = ring[ring.index("void rhs("):ring.index("void observables(")]
+    rhs = ring[ring.index("void rhs("):ring.index("T rhs_at(")]
     assert rhs.count("cuda::std::exp(") == 4  # one per diode
     assert rhs.count("cuda::std::sin(") == 2
 
@@ -90,7 +90,9 @@ def test_literals_are_in_the_working_precision(write):
                          if not line.lstrip().startswith(("//", "#")))
         code = re.sub(r'"[^"]*"', '""', code)  # names
         code = re.sub(r"//.*", "", code)  # trailing comments
-        code = re.sub(r"\[\d+\]", "[]", code)  # indices
+        code = re.sub(r"\[[^\[\]]*\]", "[]", code)  # indices, shifted ones too
+        # rhs_at's component numbers: its ranges, shifts and cases
+        code = re.sub(r"i [<>]=? \d+|i - \d+|case \d+:", "", code)
         while re.search(r"(vector|array|sparsity_pattern)<[^<>]*>", code):  # sizes
             code = re.sub(r"(vector|array|sparsity_pattern)<[^<>]*>", "", code)
         code = re.sub(r"(n_\w+|capacity) = \d+;", "", code)  # sizes, event capacities
@@ -125,7 +127,7 @@ def test_small_integer_powers_are_multiplications(write):
 
 def test_powers_of_a_call_make_the_call_once(write):
     text = header(load(write(EVERYTHING)))
-    rhs = text[text.index("void rhs("):text.index("void observables(")]
+    rhs = text[text.index("void rhs("):text.index("T rhs_at(")]
     # (1 + x**2)**(-3/2) is a reciprocal square root cubed, and cos(x)**5 one cosine.
     root = re.search(r"const T (s\d+) = cubie::rsqrt\(\w+\);", rhs)
     assert root, rhs
@@ -163,7 +165,10 @@ int main() {
     s.rhs(0.5f, s.default_state, s.default_parameters, {0.5f}, f);
     s.jacobian(0.5f, s.default_state, s.default_parameters, {0.5f}, J);
     s.observables(0.5f, s.default_state, s.default_parameters, {0.5f}, o);
-    return f[0] > 0 ? 0 : 1;
+    float sum = 0;
+    for (int i = 0; i < s.n_states; ++i)
+        sum += s.rhs_at(i, 0.5f, s.default_state, s.default_parameters, {0.5f});
+    return f[0] > 0 && sum != 0 ? 0 : 1;
 }
 """)
     result = subprocess.run(
@@ -186,3 +191,31 @@ def test_check_reports_a_stale_header(write, tmp_path):
     stale.write_text("// stale\n")
     code, _, err = run_tool("--check", "-o", str(stale), path)
     assert code == 1 and "differs from the generator's output" in err
+
+
+def test_component_form_shares_one_branch_per_shifted_run(write):
+    ring = header(load(os.path.join(SYSTEMS, "lorenz96.toml"), {"N": 64}))
+    body = ring[ring.index("T rhs_at("):]
+    body = body[:body.index("\n    }\n")]
+    assert "if (i >= 0 && i < 64) {" in body and "switch" not in body
+    assert "y[(k + 63u) % 64u] * (y[(k + 1u) % 64u] - y[(k + 62u) % 64u]) - y[k]" in body
+    # A chain with ends: its interior is one run, read without wrapping; the ends and the
+    # scalar are cases of their own.
+    chain = header(load(write("""
+[states]
+u = { size = 6 }
+w = 0
+[equations]
+"du[0]" = "u[1] - 2*u[0] + w"
+"du[1]" = "u[2] - 2*u[1] + u[0]"
+"du[2]" = "u[3] - 2*u[2] + u[1]"
+"du[3]" = "u[4] - 2*u[3] + u[2]"
+"du[4]" = "u[5] - 2*u[4] + u[3]"
+"du[5]" = "w - 2*u[5] + u[4]"
+dw = "-w"
+""")))
+    body = chain[chain.index("T rhs_at("):]
+    body = body[:body.index("\n    }\n")]
+    assert "if (i >= 1 && i < 5) {" in body and "const unsigned k = static_cast<unsigned>(i - 1);" in body
+    assert "y[2 + k]" in body and "y[k]" in body and "%" not in body
+    assert [int(c) for c in re.findall(r"case (\d+):", body)] == [0, 5, 6]

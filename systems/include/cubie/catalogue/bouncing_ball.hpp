@@ -52,6 +52,21 @@ struct bouncing_ball {
         dydt[1] = -g;
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<bouncing_ball>&,
+                      const cubie::drivers_t<bouncing_ball>&) const {
+        switch (i) {
+        case 0:
+            return y[1];
+        case 1:
+            return -g;
+        default:
+            return T(0);
+        }
+    }
+
     /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
     /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
     static constexpr cubie::sparsity_pattern<2> jacobian_pattern{{

@@ -57,6 +57,21 @@ struct forced_duffing {
         dydt[1] = -(p[0] * y[1] + p[1] * y[0] + p[2] * y[0] * y[0] * y[0] - d[0]);
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<forced_duffing>& p,
+                      const cubie::drivers_t<forced_duffing>& d) const {
+        switch (i) {
+        case 0:
+            return y[1];
+        case 1:
+            return -(p[0] * y[1] + p[1] * y[0] + p[2] * y[0] * y[0] * y[0] - d[0]);
+        default:
+            return T(0);
+        }
+    }
+
     /// Named intermediate quantities, in observable_names order.
     CUBIE_HD void observables(T, const cubie::state_t<forced_duffing>& y,
                               const cubie::parameters_t<forced_duffing>& p,

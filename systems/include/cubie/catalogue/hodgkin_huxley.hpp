@@ -71,6 +71,38 @@ struct hodgkin_huxley {
                 - T(0.125) * y[3] * cuda::std::exp(-T(0.0125) * s0);
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<hodgkin_huxley>& p,
+                      const cubie::drivers_t<hodgkin_huxley>& d) const {
+        switch (i) {
+        case 0:
+            return -(p[0] * y[2] * y[1] * y[1] * y[1] * (y[0] - E_Na)
+                    + p[1] * y[3] * y[3] * y[3] * y[3] * (y[0] - E_K) + p[2] * (y[0] - E_L) - d[0])
+                    / C_m;
+        case 1: {
+            const T s0 = y[0] + T(65);
+            const T s1 = T(0.1) * (y[0] + T(40));
+            return s1 * (T(1) - y[1]) / (T(1) - cuda::std::exp(-s1))
+                    - T(4) * y[1] * cuda::std::exp(-s0 / T(18));
+        }
+        case 2: {
+            const T s0 = y[0] + T(65);
+            return T(0.07) * (T(1) - y[2]) * cuda::std::exp(-T(0.05) * s0)
+                    - y[2] / (T(1) + cuda::std::exp(-T(0.1) * (y[0] + T(35))));
+        }
+        case 3: {
+            const T s0 = y[0] + T(65);
+            const T s2 = y[0] + T(55);
+            return T(0.01) * s2 * (T(1) - y[3]) / (T(1) - cuda::std::exp(-T(0.1) * s2))
+                    - T(0.125) * y[3] * cuda::std::exp(-T(0.0125) * s0);
+        }
+        default:
+            return T(0);
+        }
+    }
+
     /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
     /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
     static constexpr cubie::sparsity_pattern<4> jacobian_pattern{{

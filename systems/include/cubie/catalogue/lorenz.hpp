@@ -50,6 +50,23 @@ struct lorenz {
         dydt[2] = y[0] * y[1] - beta * y[2];
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<lorenz>& p,
+                      const cubie::drivers_t<lorenz>&) const {
+        switch (i) {
+        case 0:
+            return sigma * (y[1] - y[0]);
+        case 1:
+            return y[0] * (p[0] - y[2]) - y[1];
+        case 2:
+            return y[0] * y[1] - beta * y[2];
+        default:
+            return T(0);
+        }
+    }
+
     /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
     /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
     static constexpr cubie::sparsity_pattern<3> jacobian_pattern{{

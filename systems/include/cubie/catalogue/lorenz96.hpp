@@ -116,6 +116,18 @@ struct lorenz96 {
         dydt[31] = p[0] + y[30] * (y[0] - y[29]) - y[31];
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<lorenz96>& p,
+                      const cubie::drivers_t<lorenz96>&) const {
+        if (i >= 0 && i < 32) {
+            const unsigned k = static_cast<unsigned>(i);
+            return p[0] + y[(k + 31u) % 32u] * (y[(k + 1u) % 32u] - y[(k + 30u) % 32u]) - y[k];
+        }
+        return T(0);
+    }
+
     /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
     /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
     static constexpr cubie::sparsity_pattern<32> jacobian_pattern{{

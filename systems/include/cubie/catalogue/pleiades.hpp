@@ -247,6 +247,498 @@ struct pleiades {
                 + s124 * (y[12] - y[13]) + s125 * s26;
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<pleiades>& p,
+                      const cubie::drivers_t<pleiades>&) const {
+        if (i >= 0 && i < 7) {
+            const unsigned k = static_cast<unsigned>(i);
+            return y[14 + k];
+        }
+        if (i >= 7 && i < 14) {
+            const unsigned k = static_cast<unsigned>(i - 7);
+            return y[21 + k];
+        }
+        switch (i) {
+        case 14: {
+            const T s0 = y[1] - y[0];
+            const T s1 = y[8] - y[7];
+            const T s2 = cubie::rsqrt(s0 * s0 + s1 * s1);
+            const T s3 = s2 * s2 * s2;
+            const T s4 = T(2) * s3;
+            const T s5 = y[2] - y[0];
+            const T s6 = y[9] - y[7];
+            const T s7 = cubie::rsqrt(s5 * s5 + s6 * s6);
+            const T s8 = s7 * s7 * s7;
+            const T s9 = T(3) * s8;
+            const T s10 = y[3] - y[0];
+            const T s11 = y[7] - y[10];
+            const T s12 = cubie::rsqrt(s10 * s10 + s11 * s11);
+            const T s13 = s12 * s12 * s12;
+            const T s14 = T(4) * s13;
+            const T s15 = y[4] - y[0];
+            const T s16 = y[7] - y[11];
+            const T s17 = cubie::rsqrt(s15 * s15 + s16 * s16);
+            const T s18 = s17 * s17 * s17;
+            const T s19 = T(5) * s18;
+            const T s20 = y[5] - y[0];
+            const T s21 = y[7] - y[12];
+            const T s22 = cubie::rsqrt(s20 * s20 + s21 * s21);
+            const T s23 = s22 * s22 * s22;
+            const T s24 = T(6) * s23;
+            const T s25 = y[6] - y[0];
+            const T s26 = y[7] - y[13];
+            const T s27 = cubie::rsqrt(s25 * s25 + s26 * s26);
+            const T s28 = s27 * s27 * s27;
+            const T s29 = T(7) * s28;
+            return s0 * s4 + s10 * s14 + s15 * s19 + s20 * s24 + s25 * s29 + s5 * s9;
+        }
+        case 15: {
+            const T s0 = y[1] - y[0];
+            const T s1 = y[8] - y[7];
+            const T s2 = cubie::rsqrt(s0 * s0 + s1 * s1);
+            const T s3 = s2 * s2 * s2;
+            const T s30 = y[2] - y[1];
+            const T s31 = y[9] - y[8];
+            const T s32 = cubie::rsqrt(s30 * s30 + s31 * s31);
+            const T s33 = s32 * s32 * s32;
+            const T s34 = T(3) * s33;
+            const T s35 = y[3] - y[1];
+            const T s36 = y[8] - y[10];
+            const T s37 = cubie::rsqrt(s35 * s35 + s36 * s36);
+            const T s38 = s37 * s37 * s37;
+            const T s39 = T(4) * s38;
+            const T s40 = y[4] - y[1];
+            const T s41 = y[8] - y[11];
+            const T s42 = cubie::rsqrt(s40 * s40 + s41 * s41);
+            const T s43 = s42 * s42 * s42;
+            const T s44 = T(5) * s43;
+            const T s45 = y[5] - y[1];
+            const T s46 = y[8] - y[12];
+            const T s47 = cubie::rsqrt(s45 * s45 + s46 * s46);
+            const T s48 = s47 * s47 * s47;
+            const T s49 = T(6) * s48;
+            const T s50 = y[6] - y[1];
+            const T s51 = y[8] - y[13];
+            const T s52 = cubie::rsqrt(s50 * s50 + s51 * s51);
+            const T s53 = s52 * s52 * s52;
+            const T s54 = T(7) * s53;
+            const T s55 = p[0] * s3;
+            return s30 * s34 + s35 * s39 + s40 * s44 + s45 * s49 + s50 * s54 + s55 * (y[0] - y[1]);
+        }
+        case 16: {
+            const T s5 = y[2] - y[0];
+            const T s6 = y[9] - y[7];
+            const T s7 = cubie::rsqrt(s5 * s5 + s6 * s6);
+            const T s8 = s7 * s7 * s7;
+            const T s30 = y[2] - y[1];
+            const T s31 = y[9] - y[8];
+            const T s32 = cubie::rsqrt(s30 * s30 + s31 * s31);
+            const T s33 = s32 * s32 * s32;
+            const T s56 = T(2) * s33;
+            const T s57 = y[3] - y[2];
+            const T s58 = y[9] - y[10];
+            const T s59 = cubie::rsqrt(s57 * s57 + s58 * s58);
+            const T s60 = s59 * s59 * s59;
+            const T s61 = T(4) * s60;
+            const T s62 = y[4] - y[2];
+            const T s63 = y[9] - y[11];
+            const T s64 = cubie::rsqrt(s62 * s62 + s63 * s63);
+            const T s65 = s64 * s64 * s64;
+            const T s66 = T(5) * s65;
+            const T s67 = y[5] - y[2];
+            const T s68 = y[9] - y[12];
+            const T s69 = cubie::rsqrt(s67 * s67 + s68 * s68);
+            const T s70 = s69 * s69 * s69;
+            const T s71 = T(6) * s70;
+            const T s72 = y[6] - y[2];
+            const T s73 = y[9] - y[13];
+            const T s74 = cubie::rsqrt(s72 * s72 + s73 * s73);
+            const T s75 = s74 * s74 * s74;
+            const T s76 = T(7) * s75;
+            const T s77 = p[0] * s8;
+            return s56 * (y[1] - y[2]) + s57 * s61 + s62 * s66 + s67 * s71 + s72 * s76
+                    + s77 * (y[0] - y[2]);
+        }
+        case 17: {
+            const T s10 = y[3] - y[0];
+            const T s11 = y[7] - y[10];
+            const T s12 = cubie::rsqrt(s10 * s10 + s11 * s11);
+            const T s13 = s12 * s12 * s12;
+            const T s35 = y[3] - y[1];
+            const T s36 = y[8] - y[10];
+            const T s37 = cubie::rsqrt(s35 * s35 + s36 * s36);
+            const T s38 = s37 * s37 * s37;
+            const T s57 = y[3] - y[2];
+            const T s58 = y[9] - y[10];
+            const T s59 = cubie::rsqrt(s57 * s57 + s58 * s58);
+            const T s60 = s59 * s59 * s59;
+            const T s78 = T(2) * s38;
+            const T s79 = T(3) * s60;
+            const T s80 = y[4] - y[3];
+            const T s81 = y[11] - y[10];
+            const T s82 = cubie::rsqrt(s80 * s80 + s81 * s81);
+            const T s83 = s82 * s82 * s82;
+            const T s84 = T(5) * s83;
+            const T s85 = y[5] - y[3];
+            const T s86 = y[12] - y[10];
+            const T s87 = cubie::rsqrt(s85 * s85 + s86 * s86);
+            const T s88 = s87 * s87 * s87;
+            const T s89 = T(6) * s88;
+            const T s90 = y[6] - y[3];
+            const T s91 = y[13] - y[10];
+            const T s92 = cubie::rsqrt(s90 * s90 + s91 * s91);
+            const T s93 = s92 * s92 * s92;
+            const T s94 = T(7) * s93;
+            const T s95 = p[0] * s13;
+            return s78 * (y[1] - y[3]) + s79 * (y[2] - y[3]) + s80 * s84 + s85 * s89 + s90 * s94
+                    + s95 * (y[0] - y[3]);
+        }
+        case 18: {
+            const T s15 = y[4] - y[0];
+            const T s16 = y[7] - y[11];
+            const T s17 = cubie::rsqrt(s15 * s15 + s16 * s16);
+            const T s18 = s17 * s17 * s17;
+            const T s40 = y[4] - y[1];
+            const T s41 = y[8] - y[11];
+            const T s42 = cubie::rsqrt(s40 * s40 + s41 * s41);
+            const T s43 = s42 * s42 * s42;
+            const T s62 = y[4] - y[2];
+            const T s63 = y[9] - y[11];
+            const T s64 = cubie::rsqrt(s62 * s62 + s63 * s63);
+            const T s65 = s64 * s64 * s64;
+            const T s80 = y[4] - y[3];
+            const T s81 = y[11] - y[10];
+            const T s82 = cubie::rsqrt(s80 * s80 + s81 * s81);
+            const T s83 = s82 * s82 * s82;
+            const T s96 = T(2) * s43;
+            const T s97 = T(3) * s65;
+            const T s98 = T(4) * s83;
+            const T s99 = y[5] - y[4];
+            const T s100 = y[12] - y[11];
+            const T s101 = cubie::rsqrt(s100 * s100 + s99 * s99);
+            const T s102 = s101 * s101 * s101;
+            const T s103 = T(6) * s102;
+            const T s104 = y[6] - y[4];
+            const T s105 = y[13] - y[11];
+            const T s106 = cubie::rsqrt(s104 * s104 + s105 * s105);
+            const T s107 = s106 * s106 * s106;
+            const T s108 = T(7) * s107;
+            const T s109 = p[0] * s18;
+            return s103 * s99 + s104 * s108 + s109 * (y[0] - y[4]) + s96 * (y[1] - y[4])
+                    + s97 * (y[2] - y[4]) + s98 * (y[3] - y[4]);
+        }
+        case 19: {
+            const T s20 = y[5] - y[0];
+            const T s21 = y[7] - y[12];
+            const T s22 = cubie::rsqrt(s20 * s20 + s21 * s21);
+            const T s23 = s22 * s22 * s22;
+            const T s45 = y[5] - y[1];
+            const T s46 = y[8] - y[12];
+            const T s47 = cubie::rsqrt(s45 * s45 + s46 * s46);
+            const T s48 = s47 * s47 * s47;
+            const T s67 = y[5] - y[2];
+            const T s68 = y[9] - y[12];
+            const T s69 = cubie::rsqrt(s67 * s67 + s68 * s68);
+            const T s70 = s69 * s69 * s69;
+            const T s85 = y[5] - y[3];
+            const T s86 = y[12] - y[10];
+            const T s87 = cubie::rsqrt(s85 * s85 + s86 * s86);
+            const T s88 = s87 * s87 * s87;
+            const T s99 = y[5] - y[4];
+            const T s100 = y[12] - y[11];
+            const T s101 = cubie::rsqrt(s100 * s100 + s99 * s99);
+            const T s102 = s101 * s101 * s101;
+            const T s110 = T(2) * s48;
+            const T s111 = T(3) * s70;
+            const T s112 = T(4) * s88;
+            const T s113 = T(5) * s102;
+            const T s114 = y[6] - y[5];
+            const T s115 = y[13] - y[12];
+            const T s116 = cubie::rsqrt(s114 * s114 + s115 * s115);
+            const T s117 = s116 * s116 * s116;
+            const T s118 = T(7) * s117;
+            const T s119 = p[0] * s23;
+            return s110 * (y[1] - y[5]) + s111 * (y[2] - y[5]) + s112 * (y[3] - y[5])
+                    + s113 * (y[4] - y[5]) + s114 * s118 + s119 * (y[0] - y[5]);
+        }
+        case 20: {
+            const T s25 = y[6] - y[0];
+            const T s26 = y[7] - y[13];
+            const T s27 = cubie::rsqrt(s25 * s25 + s26 * s26);
+            const T s28 = s27 * s27 * s27;
+            const T s50 = y[6] - y[1];
+            const T s51 = y[8] - y[13];
+            const T s52 = cubie::rsqrt(s50 * s50 + s51 * s51);
+            const T s53 = s52 * s52 * s52;
+            const T s72 = y[6] - y[2];
+            const T s73 = y[9] - y[13];
+            const T s74 = cubie::rsqrt(s72 * s72 + s73 * s73);
+            const T s75 = s74 * s74 * s74;
+            const T s90 = y[6] - y[3];
+            const T s91 = y[13] - y[10];
+            const T s92 = cubie::rsqrt(s90 * s90 + s91 * s91);
+            const T s93 = s92 * s92 * s92;
+            const T s104 = y[6] - y[4];
+            const T s105 = y[13] - y[11];
+            const T s106 = cubie::rsqrt(s104 * s104 + s105 * s105);
+            const T s107 = s106 * s106 * s106;
+            const T s114 = y[6] - y[5];
+            const T s115 = y[13] - y[12];
+            const T s116 = cubie::rsqrt(s114 * s114 + s115 * s115);
+            const T s117 = s116 * s116 * s116;
+            const T s120 = T(2) * s53;
+            const T s121 = T(3) * s75;
+            const T s122 = T(4) * s93;
+            const T s123 = T(5) * s107;
+            const T s124 = T(6) * s117;
+            const T s125 = p[0] * s28;
+            return s120 * (y[1] - y[6]) + s121 * (y[2] - y[6]) + s122 * (y[3] - y[6])
+                    + s123 * (y[4] - y[6]) + s124 * (y[5] - y[6]) + s125 * (y[0] - y[6]);
+        }
+        case 21: {
+            const T s0 = y[1] - y[0];
+            const T s1 = y[8] - y[7];
+            const T s2 = cubie::rsqrt(s0 * s0 + s1 * s1);
+            const T s3 = s2 * s2 * s2;
+            const T s4 = T(2) * s3;
+            const T s5 = y[2] - y[0];
+            const T s6 = y[9] - y[7];
+            const T s7 = cubie::rsqrt(s5 * s5 + s6 * s6);
+            const T s8 = s7 * s7 * s7;
+            const T s9 = T(3) * s8;
+            const T s10 = y[3] - y[0];
+            const T s11 = y[7] - y[10];
+            const T s12 = cubie::rsqrt(s10 * s10 + s11 * s11);
+            const T s13 = s12 * s12 * s12;
+            const T s14 = T(4) * s13;
+            const T s15 = y[4] - y[0];
+            const T s16 = y[7] - y[11];
+            const T s17 = cubie::rsqrt(s15 * s15 + s16 * s16);
+            const T s18 = s17 * s17 * s17;
+            const T s19 = T(5) * s18;
+            const T s20 = y[5] - y[0];
+            const T s21 = y[7] - y[12];
+            const T s22 = cubie::rsqrt(s20 * s20 + s21 * s21);
+            const T s23 = s22 * s22 * s22;
+            const T s24 = T(6) * s23;
+            const T s25 = y[6] - y[0];
+            const T s26 = y[7] - y[13];
+            const T s27 = cubie::rsqrt(s25 * s25 + s26 * s26);
+            const T s28 = s27 * s27 * s27;
+            const T s29 = T(7) * s28;
+            return s1 * s4 + s14 * (y[10] - y[7]) + s19 * (y[11] - y[7]) + s24 * (y[12] - y[7])
+                    + s29 * (y[13] - y[7]) + s6 * s9;
+        }
+        case 22: {
+            const T s0 = y[1] - y[0];
+            const T s1 = y[8] - y[7];
+            const T s2 = cubie::rsqrt(s0 * s0 + s1 * s1);
+            const T s3 = s2 * s2 * s2;
+            const T s30 = y[2] - y[1];
+            const T s31 = y[9] - y[8];
+            const T s32 = cubie::rsqrt(s30 * s30 + s31 * s31);
+            const T s33 = s32 * s32 * s32;
+            const T s34 = T(3) * s33;
+            const T s35 = y[3] - y[1];
+            const T s36 = y[8] - y[10];
+            const T s37 = cubie::rsqrt(s35 * s35 + s36 * s36);
+            const T s38 = s37 * s37 * s37;
+            const T s39 = T(4) * s38;
+            const T s40 = y[4] - y[1];
+            const T s41 = y[8] - y[11];
+            const T s42 = cubie::rsqrt(s40 * s40 + s41 * s41);
+            const T s43 = s42 * s42 * s42;
+            const T s44 = T(5) * s43;
+            const T s45 = y[5] - y[1];
+            const T s46 = y[8] - y[12];
+            const T s47 = cubie::rsqrt(s45 * s45 + s46 * s46);
+            const T s48 = s47 * s47 * s47;
+            const T s49 = T(6) * s48;
+            const T s50 = y[6] - y[1];
+            const T s51 = y[8] - y[13];
+            const T s52 = cubie::rsqrt(s50 * s50 + s51 * s51);
+            const T s53 = s52 * s52 * s52;
+            const T s54 = T(7) * s53;
+            const T s55 = p[0] * s3;
+            return s31 * s34 + s39 * (y[10] - y[8]) + s44 * (y[11] - y[8]) + s49 * (y[12] - y[8])
+                    + s54 * (y[13] - y[8]) + s55 * (y[7] - y[8]);
+        }
+        case 23: {
+            const T s5 = y[2] - y[0];
+            const T s6 = y[9] - y[7];
+            const T s7 = cubie::rsqrt(s5 * s5 + s6 * s6);
+            const T s8 = s7 * s7 * s7;
+            const T s30 = y[2] - y[1];
+            const T s31 = y[9] - y[8];
+            const T s32 = cubie::rsqrt(s30 * s30 + s31 * s31);
+            const T s33 = s32 * s32 * s32;
+            const T s56 = T(2) * s33;
+            const T s57 = y[3] - y[2];
+            const T s58 = y[9] - y[10];
+            const T s59 = cubie::rsqrt(s57 * s57 + s58 * s58);
+            const T s60 = s59 * s59 * s59;
+            const T s61 = T(4) * s60;
+            const T s62 = y[4] - y[2];
+            const T s63 = y[9] - y[11];
+            const T s64 = cubie::rsqrt(s62 * s62 + s63 * s63);
+            const T s65 = s64 * s64 * s64;
+            const T s66 = T(5) * s65;
+            const T s67 = y[5] - y[2];
+            const T s68 = y[9] - y[12];
+            const T s69 = cubie::rsqrt(s67 * s67 + s68 * s68);
+            const T s70 = s69 * s69 * s69;
+            const T s71 = T(6) * s70;
+            const T s72 = y[6] - y[2];
+            const T s73 = y[9] - y[13];
+            const T s74 = cubie::rsqrt(s72 * s72 + s73 * s73);
+            const T s75 = s74 * s74 * s74;
+            const T s76 = T(7) * s75;
+            const T s77 = p[0] * s8;
+            return s56 * (y[8] - y[9]) + s61 * (y[10] - y[9]) + s66 * (y[11] - y[9])
+                    + s71 * (y[12] - y[9]) + s76 * (y[13] - y[9]) + s77 * (y[7] - y[9]);
+        }
+        case 24: {
+            const T s10 = y[3] - y[0];
+            const T s11 = y[7] - y[10];
+            const T s12 = cubie::rsqrt(s10 * s10 + s11 * s11);
+            const T s13 = s12 * s12 * s12;
+            const T s35 = y[3] - y[1];
+            const T s36 = y[8] - y[10];
+            const T s37 = cubie::rsqrt(s35 * s35 + s36 * s36);
+            const T s38 = s37 * s37 * s37;
+            const T s57 = y[3] - y[2];
+            const T s58 = y[9] - y[10];
+            const T s59 = cubie::rsqrt(s57 * s57 + s58 * s58);
+            const T s60 = s59 * s59 * s59;
+            const T s78 = T(2) * s38;
+            const T s79 = T(3) * s60;
+            const T s80 = y[4] - y[3];
+            const T s81 = y[11] - y[10];
+            const T s82 = cubie::rsqrt(s80 * s80 + s81 * s81);
+            const T s83 = s82 * s82 * s82;
+            const T s84 = T(5) * s83;
+            const T s85 = y[5] - y[3];
+            const T s86 = y[12] - y[10];
+            const T s87 = cubie::rsqrt(s85 * s85 + s86 * s86);
+            const T s88 = s87 * s87 * s87;
+            const T s89 = T(6) * s88;
+            const T s90 = y[6] - y[3];
+            const T s91 = y[13] - y[10];
+            const T s92 = cubie::rsqrt(s90 * s90 + s91 * s91);
+            const T s93 = s92 * s92 * s92;
+            const T s94 = T(7) * s93;
+            const T s95 = p[0] * s13;
+            return s11 * s95 + s36 * s78 + s58 * s79 + s81 * s84 + s86 * s89 + s91 * s94;
+        }
+        case 25: {
+            const T s15 = y[4] - y[0];
+            const T s16 = y[7] - y[11];
+            const T s17 = cubie::rsqrt(s15 * s15 + s16 * s16);
+            const T s18 = s17 * s17 * s17;
+            const T s40 = y[4] - y[1];
+            const T s41 = y[8] - y[11];
+            const T s42 = cubie::rsqrt(s40 * s40 + s41 * s41);
+            const T s43 = s42 * s42 * s42;
+            const T s62 = y[4] - y[2];
+            const T s63 = y[9] - y[11];
+            const T s64 = cubie::rsqrt(s62 * s62 + s63 * s63);
+            const T s65 = s64 * s64 * s64;
+            const T s80 = y[4] - y[3];
+            const T s81 = y[11] - y[10];
+            const T s82 = cubie::rsqrt(s80 * s80 + s81 * s81);
+            const T s83 = s82 * s82 * s82;
+            const T s96 = T(2) * s43;
+            const T s97 = T(3) * s65;
+            const T s98 = T(4) * s83;
+            const T s99 = y[5] - y[4];
+            const T s100 = y[12] - y[11];
+            const T s101 = cubie::rsqrt(s100 * s100 + s99 * s99);
+            const T s102 = s101 * s101 * s101;
+            const T s103 = T(6) * s102;
+            const T s104 = y[6] - y[4];
+            const T s105 = y[13] - y[11];
+            const T s106 = cubie::rsqrt(s104 * s104 + s105 * s105);
+            const T s107 = s106 * s106 * s106;
+            const T s108 = T(7) * s107;
+            const T s109 = p[0] * s18;
+            return s100 * s103 + s105 * s108 + s109 * s16 + s41 * s96 + s63 * s97
+                    + s98 * (y[10] - y[11]);
+        }
+        case 26: {
+            const T s20 = y[5] - y[0];
+            const T s21 = y[7] - y[12];
+            const T s22 = cubie::rsqrt(s20 * s20 + s21 * s21);
+            const T s23 = s22 * s22 * s22;
+            const T s45 = y[5] - y[1];
+            const T s46 = y[8] - y[12];
+            const T s47 = cubie::rsqrt(s45 * s45 + s46 * s46);
+            const T s48 = s47 * s47 * s47;
+            const T s67 = y[5] - y[2];
+            const T s68 = y[9] - y[12];
+            const T s69 = cubie::rsqrt(s67 * s67 + s68 * s68);
+            const T s70 = s69 * s69 * s69;
+            const T s85 = y[5] - y[3];
+            const T s86 = y[12] - y[10];
+            const T s87 = cubie::rsqrt(s85 * s85 + s86 * s86);
+            const T s88 = s87 * s87 * s87;
+            const T s99 = y[5] - y[4];
+            const T s100 = y[12] - y[11];
+            const T s101 = cubie::rsqrt(s100 * s100 + s99 * s99);
+            const T s102 = s101 * s101 * s101;
+            const T s110 = T(2) * s48;
+            const T s111 = T(3) * s70;
+            const T s112 = T(4) * s88;
+            const T s113 = T(5) * s102;
+            const T s114 = y[6] - y[5];
+            const T s115 = y[13] - y[12];
+            const T s116 = cubie::rsqrt(s114 * s114 + s115 * s115);
+            const T s117 = s116 * s116 * s116;
+            const T s118 = T(7) * s117;
+            const T s119 = p[0] * s23;
+            return s110 * s46 + s111 * s68 + s112 * (y[10] - y[12]) + s113 * (y[11] - y[12])
+                    + s115 * s118 + s119 * s21;
+        }
+        case 27: {
+            const T s25 = y[6] - y[0];
+            const T s26 = y[7] - y[13];
+            const T s27 = cubie::rsqrt(s25 * s25 + s26 * s26);
+            const T s28 = s27 * s27 * s27;
+            const T s50 = y[6] - y[1];
+            const T s51 = y[8] - y[13];
+            const T s52 = cubie::rsqrt(s50 * s50 + s51 * s51);
+            const T s53 = s52 * s52 * s52;
+            const T s72 = y[6] - y[2];
+            const T s73 = y[9] - y[13];
+            const T s74 = cubie::rsqrt(s72 * s72 + s73 * s73);
+            const T s75 = s74 * s74 * s74;
+            const T s90 = y[6] - y[3];
+            const T s91 = y[13] - y[10];
+            const T s92 = cubie::rsqrt(s90 * s90 + s91 * s91);
+            const T s93 = s92 * s92 * s92;
+            const T s104 = y[6] - y[4];
+            const T s105 = y[13] - y[11];
+            const T s106 = cubie::rsqrt(s104 * s104 + s105 * s105);
+            const T s107 = s106 * s106 * s106;
+            const T s114 = y[6] - y[5];
+            const T s115 = y[13] - y[12];
+            const T s116 = cubie::rsqrt(s114 * s114 + s115 * s115);
+            const T s117 = s116 * s116 * s116;
+            const T s120 = T(2) * s53;
+            const T s121 = T(3) * s75;
+            const T s122 = T(4) * s93;
+            const T s123 = T(5) * s107;
+            const T s124 = T(6) * s117;
+            const T s125 = p[0] * s28;
+            return s120 * s51 + s121 * s73 + s122 * (y[10] - y[13]) + s123 * (y[11] - y[13])
+                    + s124 * (y[12] - y[13]) + s125 * s26;
+        }
+        default:
+            return T(0);
+        }
+    }
+
     /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
     /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
     static constexpr cubie::sparsity_pattern<28> jacobian_pattern{{

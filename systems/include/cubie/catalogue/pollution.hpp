@@ -171,6 +171,158 @@ struct pollution {
         dydt[19] = s27;
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<pollution>& p,
+                      const cubie::drivers_t<pollution>&) const {
+        switch (i) {
+        case 0: {
+            const T s0 = k25 * y[19];
+            const T s1 = k14 * y[0] * y[5];
+            const T s2 = k24 * y[0] * y[18];
+            const T s3 = k11 * y[12];
+            const T s4 = k10 * y[0] * y[10];
+            const T s5 = s3 - s4;
+            const T s6 = k22 * y[18];
+            const T s7 = k23 * y[0] * y[3];
+            const T s8 = s6 - s7;
+            const T s9 = k12 * y[1] * y[9];
+            const T s10 = k9 * y[10] * y[1];
+            const T s11 = k2 * y[1] * y[3];
+            const T s12 = p[0] * y[0];
+            const T s13 = k3 * y[1] * y[4];
+            const T s14 = s10 + s11 + s13 + s9 - s12;
+            return s0 + s14 + s5 + s8 - s1 - s2;
+        }
+        case 1: {
+            const T s9 = k12 * y[1] * y[9];
+            const T s10 = k9 * y[10] * y[1];
+            const T s11 = k2 * y[1] * y[3];
+            const T s12 = p[0] * y[0];
+            const T s13 = k3 * y[1] * y[4];
+            const T s14 = s10 + s11 + s13 + s9 - s12;
+            const T s15 = k21 * y[18];
+            return -(s14 - s15);
+        }
+        case 2: {
+            const T s6 = k22 * y[18];
+            const T s12 = p[0] * y[0];
+            const T s16 = k19 * y[15];
+            const T s17 = k17 * y[3] - k15 * y[2];
+            return s12 + s16 + s17 + s6;
+        }
+        case 3: {
+            const T s7 = k23 * y[0] * y[3];
+            const T s11 = k2 * y[1] * y[3];
+            const T s17 = k17 * y[3] - k15 * y[2];
+            const T s18 = k16 * y[3];
+            return -(s11 + s17 + s18 + s7);
+        }
+        case 4: {
+            const T s13 = k3 * y[1] * y[4];
+            const T s19 = k7 * y[8];
+            const T s20 = k13 * y[13];
+            const T s21 = k4 * y[6];
+            const T s22 = k6 * y[5] * y[6];
+            const T s23 = k20 * y[16] * y[5];
+            const T s24 = s22 + s23 - s13;
+            return s19 + s20 + T(2) * s21 + s24;
+        }
+        case 5: {
+            const T s1 = k14 * y[0] * y[5];
+            const T s13 = k3 * y[1] * y[4];
+            const T s22 = k6 * y[5] * y[6];
+            const T s23 = k20 * y[16] * y[5];
+            const T s24 = s22 + s23 - s13;
+            const T s25 = k8 * y[5] * y[8];
+            return -(s1 + s24 + s25 - T(2) * k18 * y[15]);
+        }
+        case 6: {
+            const T s20 = k13 * y[13];
+            const T s21 = k4 * y[6];
+            const T s22 = k6 * y[5] * y[6];
+            const T s26 = k5 * y[6] + s21 + s22;
+            return -(s26 - s20);
+        }
+        case 7: {
+            const T s19 = k7 * y[8];
+            const T s21 = k4 * y[6];
+            const T s22 = k6 * y[5] * y[6];
+            const T s26 = k5 * y[6] + s21 + s22;
+            return s19 + s26;
+        }
+        case 8: {
+            const T s19 = k7 * y[8];
+            const T s25 = k8 * y[5] * y[8];
+            return -(s19 + s25);
+        }
+        case 9: {
+            const T s9 = k12 * y[1] * y[9];
+            const T s10 = k9 * y[10] * y[1];
+            const T s19 = k7 * y[8];
+            return s10 + s19 - s9;
+        }
+        case 10: {
+            const T s3 = k11 * y[12];
+            const T s4 = k10 * y[0] * y[10];
+            const T s5 = s3 - s4;
+            const T s10 = k9 * y[10] * y[1];
+            const T s25 = k8 * y[5] * y[8];
+            return s25 + s5 - s10;
+        }
+        case 11: {
+            const T s10 = k9 * y[10] * y[1];
+            return s10;
+        }
+        case 12: {
+            const T s3 = k11 * y[12];
+            const T s4 = k10 * y[0] * y[10];
+            return s4 - s3;
+        }
+        case 13: {
+            const T s9 = k12 * y[1] * y[9];
+            const T s20 = k13 * y[13];
+            return s9 - s20;
+        }
+        case 14: {
+            const T s1 = k14 * y[0] * y[5];
+            return s1;
+        }
+        case 15: {
+            const T s16 = k19 * y[15];
+            const T s18 = k16 * y[3];
+            return -(k18 * y[15] + s16 - s18);
+        }
+        case 16: {
+            const T s23 = k20 * y[16] * y[5];
+            return -s23;
+        }
+        case 17: {
+            const T s23 = k20 * y[16] * y[5];
+            return s23;
+        }
+        case 18: {
+            const T s0 = k25 * y[19];
+            const T s2 = k24 * y[0] * y[18];
+            const T s6 = k22 * y[18];
+            const T s7 = k23 * y[0] * y[3];
+            const T s8 = s6 - s7;
+            const T s15 = k21 * y[18];
+            const T s27 = s2 - s0;
+            return -(s15 + s27 + s8);
+        }
+        case 19: {
+            const T s0 = k25 * y[19];
+            const T s2 = k24 * y[0] * y[18];
+            const T s27 = s2 - s0;
+            return s27;
+        }
+        default:
+            return T(0);
+        }
+    }
+
     /// Named intermediate quantities, in observable_names order.
     CUBIE_HD void observables(T, const cubie::state_t<pollution>& y,
                               const cubie::parameters_t<pollution>& p,

@@ -128,6 +128,117 @@ struct ring_modulator {
         dydt[14] = -s18 * (y[14] * (rc + rg1) + y[1]);
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T t, const State& y, const cubie::parameters_t<ring_modulator>& p,
+                      const cubie::drivers_t<ring_modulator>&) const {
+        switch (i) {
+        case 0: {
+            const T s0 = T(1) / c;
+            const T s1 = T(1) / r;
+            return s0 * (T(0.5) * y[10] + y[13] + y[7] - s1 * y[0] - T(0.5) * y[9]);
+        }
+        case 1: {
+            const T s0 = T(1) / c;
+            const T s1 = T(1) / r;
+            return s0 * (T(0.5) * y[12] + y[14] + y[8] - s1 * y[1] - T(0.5) * y[11]);
+        }
+        case 2: {
+            const T s2 = T(1) / p[0];
+            const T s3 = T(3.141592653589793) * t;
+            const T s4 = y[6] + T(2) * cuda::std::sin(T(20000) * s3);
+            const T s5 = s4 - y[2];
+            const T s6 = gamma * (cuda::std::exp(delta * (s5 - y[5])) - T(1));
+            const T s7 = gamma * (cuda::std::exp(-delta * (s5 + y[4])) - T(1));
+            const T s8 = s6 - s7;
+            return s2 * (s8 + y[9]);
+        }
+        case 3: {
+            const T s2 = T(1) / p[0];
+            const T s3 = T(3.141592653589793) * t;
+            const T s4 = y[6] + T(2) * cuda::std::sin(T(20000) * s3);
+            const T s9 = s4 + y[3];
+            const T s10 = gamma * (cuda::std::exp(delta * (s9 + y[4])) - T(1));
+            const T s11 = gamma * (cuda::std::exp(-delta * (s9 - y[5])) - T(1));
+            const T s12 = s10 - s11;
+            return -s2 * (s12 + y[10]);
+        }
+        case 4: {
+            const T s2 = T(1) / p[0];
+            const T s3 = T(3.141592653589793) * t;
+            const T s4 = y[6] + T(2) * cuda::std::sin(T(20000) * s3);
+            const T s5 = s4 - y[2];
+            const T s7 = gamma * (cuda::std::exp(-delta * (s5 + y[4])) - T(1));
+            const T s9 = s4 + y[3];
+            const T s10 = gamma * (cuda::std::exp(delta * (s9 + y[4])) - T(1));
+            return s2 * (s7 + y[11] - s10);
+        }
+        case 5: {
+            const T s2 = T(1) / p[0];
+            const T s3 = T(3.141592653589793) * t;
+            const T s4 = y[6] + T(2) * cuda::std::sin(T(20000) * s3);
+            const T s5 = s4 - y[2];
+            const T s6 = gamma * (cuda::std::exp(delta * (s5 - y[5])) - T(1));
+            const T s9 = s4 + y[3];
+            const T s11 = gamma * (cuda::std::exp(-delta * (s9 - y[5])) - T(1));
+            return -s2 * (s11 + y[12] - s6);
+        }
+        case 6: {
+            const T s3 = T(3.141592653589793) * t;
+            const T s4 = y[6] + T(2) * cuda::std::sin(T(20000) * s3);
+            const T s5 = s4 - y[2];
+            const T s6 = gamma * (cuda::std::exp(delta * (s5 - y[5])) - T(1));
+            const T s7 = gamma * (cuda::std::exp(-delta * (s5 + y[4])) - T(1));
+            const T s8 = s6 - s7;
+            const T s9 = s4 + y[3];
+            const T s10 = gamma * (cuda::std::exp(delta * (s9 + y[4])) - T(1));
+            const T s11 = gamma * (cuda::std::exp(-delta * (s9 - y[5])) - T(1));
+            const T s12 = s10 - s11;
+            return -(s12 + s8 + y[6] / rp) / cp;
+        }
+        case 7: {
+            const T s13 = T(1) / lh;
+            return -s13 * y[0];
+        }
+        case 8: {
+            const T s13 = T(1) / lh;
+            return -s13 * y[1];
+        }
+        case 9: {
+            const T s14 = T(1) / ls2;
+            const T s15 = T(0.5) * y[0];
+            return -s14 * (rg2 * y[9] + y[2] - s15);
+        }
+        case 10: {
+            const T s15 = T(0.5) * y[0];
+            const T s16 = T(1) / ls3;
+            return -s16 * (rg3 * y[10] + s15 - y[3]);
+        }
+        case 11: {
+            const T s14 = T(1) / ls2;
+            const T s17 = T(0.5) * y[1];
+            return -s14 * (rg2 * y[11] + y[4] - s17);
+        }
+        case 12: {
+            const T s16 = T(1) / ls3;
+            const T s17 = T(0.5) * y[1];
+            return -s16 * (rg3 * y[12] + s17 - y[5]);
+        }
+        case 13: {
+            const T s3 = T(3.141592653589793) * t;
+            const T s18 = T(1) / ls1;
+            return -s18 * (y[0] + y[13] * (rg1 + ri) - T(0.5) * cuda::std::sin(T(2000) * s3));
+        }
+        case 14: {
+            const T s18 = T(1) / ls1;
+            return -s18 * (y[14] * (rc + rg1) + y[1]);
+        }
+        default:
+            return T(0);
+        }
+    }
+
     /// Named intermediate quantities, in observable_names order.
     CUBIE_HD void observables(T t, const cubie::state_t<ring_modulator>& y,
                               const cubie::parameters_t<ring_modulator>&,

@@ -52,6 +52,30 @@ struct robertson {
         dydt[2] = s1;
     }
 
+    /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
+    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    template <class State>
+    CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<robertson>&,
+                      const cubie::drivers_t<robertson>&) const {
+        switch (i) {
+        case 0: {
+            const T s0 = k3 * y[1] * y[2] - k1 * y[0];
+            return s0;
+        }
+        case 1: {
+            const T s0 = k3 * y[1] * y[2] - k1 * y[0];
+            const T s1 = k2 * y[1] * y[1];
+            return -(s0 + s1);
+        }
+        case 2: {
+            const T s1 = k2 * y[1] * y[1];
+            return s1;
+        }
+        default:
+            return T(0);
+        }
+    }
+
     /// The entries of J that can be nonzero ('x'), row i: the pattern in which stiff
     /// methods factor I - h gamma J (cubie/linear/sparse_lu.hpp).
     static constexpr cubie::sparsity_pattern<3> jacobian_pattern{{
