@@ -60,6 +60,15 @@ struct host_team {
     T exchange(T value, int mask) const {
         return meeting->swap(lane_, value, lane_ ^ mask);
     }
+    void sync() const { meeting->swap(lane_, 0, lane_); }
+
+    /// The lane of the calling thread inside run_team's body (as a tile's lanes find
+    /// theirs, tile_lanes::of_this_thread).
+    static host_team of_this_thread() { return calling(); }
+    static host_team& calling() {
+        thread_local host_team team{0, nullptr};
+        return team;
+    }
 };
 
 /// body(host_team<G>) on G threads, one per lane, joined before it returns; the first
@@ -75,6 +84,7 @@ void run_team(Body&& body) {
     for (int lane = 0; lane < G; ++lane)
         lanes.emplace_back([&, lane] {
             try {
+                host_team<G>::calling() = {lane, &meeting};
                 body(host_team<G>{lane, &meeting});
             } catch (...) {
                 failures[static_cast<std::size_t>(lane)] = std::current_exception();

@@ -7,6 +7,7 @@
 //   kvaerno5                      one thread per trajectory (DIRK: lanes only when named)
 //   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
+//   on_lanes<tsit5, 32>           32 lanes per trajectory, each holding 1/32 of the state
 //
 // Under G lanes (the cooperative mapping) the lanes of a tile (linear/lane_group.hpp) run
 // the same loop, controller and outputs on the whole state, every lane holding the same
@@ -18,6 +19,15 @@
 // and take a lane group first in their step functions: rosenbrock, and dirk with direct_lu.
 // Those measured faster on lanes also say `lanes_by_default = true` (rosenbrock): the
 // solver then maps them by the system's size.
+//
+// An explicit method on G lanes deals the state out instead (loop/lane_system.hpp):
+// lane l holds components l, l + G, ..., evaluates their derivatives (the system's
+// rhs_at, from the whole state gathered in shared memory) and takes the method's stages
+// for them alone; the loop and controller run on each lane's share, with the error norm
+// and the finiteness checks taken over the lanes. Lorenz 96 at 128 sites on 32 lanes holds
+// 4 values of each vector per lane, where one thread spills all 128. The batch kernel
+// (backends/cuda.hpp) gives each tile its shared memory; such a solve records final
+// states only.
 //
 // The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
 // changes nothing there. On the device every lane of a tile stores the same outputs.
@@ -57,16 +67,19 @@ constexpr bool lanes_by_default() {
 
 template <stepper Algorithm, int Lanes>
 struct on_lanes : Algorithm {
+    using Algorithm::step;  // an explicit method's steps, as the method takes them
+    using Algorithm::step_with_error;
+
     static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0,
                   "a trajectory takes 1, 2, 4, 8, 16 or 32 lanes of a warp");
-    static_assert(Lanes == 1 || is_cooperative<Algorithm>(),
+    static_assert(Lanes == 1 || is_cooperative<Algorithm>() || !is_implicit<Algorithm>(),
                   "this method's steps are taken by one thread: use on_lanes<Algorithm, 1>");
 
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
                               State& y_new, State& dydt_new, implicit_step_report& report) {
 #if defined(__CUDA_ARCH__)
-        if constexpr (Lanes > 1) {
+        if constexpr (Lanes > 1 && is_cooperative<Algorithm>()) {
             Algorithm::step(tile_lanes<Lanes>::of_this_thread(), f, t, dt, y, dydt, y_new, dydt_new,
                             report);
             return;
@@ -80,7 +93,7 @@ struct on_lanes : Algorithm {
                                       State& y_new, State& dydt_new, const tolerances<T, N>& tol,
                                       implicit_step_report& report) {
 #if defined(__CUDA_ARCH__)
-        if constexpr (Lanes > 1)
+        if constexpr (Lanes > 1 && is_cooperative<Algorithm>())
             return Algorithm::step_with_error(tile_lanes<Lanes>::of_this_thread(), f, t, dt, y,
                                               dydt, y_new, dydt_new, tol, report);
 #endif
@@ -93,6 +106,23 @@ template <class Algorithm>
 inline constexpr int lanes_per_trajectory = 1;
 template <class Algorithm, int Lanes>
 inline constexpr int lanes_per_trajectory<on_lanes<Algorithm, Lanes>> = Lanes;
+
+/// The method under a mapping: on_lanes<Algorithm, G>'s Algorithm.
+template <class Algorithm>
+struct unmapped {
+    using type = Algorithm;
+};
+template <class Algorithm, int Lanes>
+struct unmapped<on_lanes<Algorithm, Lanes>> {
+    using type = Algorithm;
+};
+
+/// Whether a method on its lanes deals the state out over them (loop/lane_system.hpp):
+/// an explicit method on several lanes. A cooperative method's lanes each hold the whole
+/// state and share the linear algebra instead.
+template <class Algorithm>
+inline constexpr bool deals_out_state =
+    lanes_per_trajectory<Algorithm> > 1 && !is_cooperative<typename unmapped<Algorithm>::type>();
 
 /// The lanes a cooperative method takes for a system of n states when the mapping is not
 /// given: one thread up to 8 states, whose Jacobian and LU still fit its registers, then

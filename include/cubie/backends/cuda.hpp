@@ -58,6 +58,30 @@ __global__ void trajectory_kernel(Task task) {
     if (i < task.n_trajectories) task(i);
 }
 
+/// The most threads a block of dealt_out_kernel holds: 256, or fewer where the tiles'
+/// shared memory would pass 48 KB (the most a kernel declares statically).
+template <class Task>
+inline constexpr int dealt_out_block_limit = [] {
+    constexpr int tile_bytes = Task::shared_values * int(sizeof(typename Task::T));
+    static_assert(tile_bytes <= 48 * 1024,
+                  "the whole state of one trajectory passes 48 KB of shared memory: too large "
+                  "to deal out over lanes");
+    const int tiles = 48 * 1024 / tile_bytes;
+    return tiles * Task::lanes < 256 ? tiles * Task::lanes : 256;
+}();
+
+/// Task::lanes consecutive threads per trajectory whose method deals the state out over
+/// them (loop/lane_system.hpp): each tile gathers its whole state in its share of the
+/// block's shared memory.
+template <class Task>
+__global__ void __launch_bounds__(dealt_out_block_limit<Task>) dealt_out_kernel(Task task) {
+    __shared__ typename Task::T
+        whole[dealt_out_block_limit<Task> / Task::lanes][Task::shared_values];
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t i = thread / Task::lanes;
+    if (i < task.n_trajectories) task.on_lanes(i, whole[threadIdx.x / Task::lanes]);
+}
+
 namespace detail {
 /// The next trajectory of a chunk for the calling thread, from the chunk's work counter
 /// `claimed` (0 at launch): the lanes of a warp that ask together take consecutive ones,
@@ -233,11 +257,19 @@ struct cuda {
     /// The block size, checked against a method's lanes per trajectory (the solver asks
     /// before it touches the result): 0 (chosen from the occupancy API), or a block the
     /// device can launch holding whole tiles of the lanes that integrate one trajectory.
-    void check_block_size(int lanes) const {
-        if (block_size < 0 || block_size > 1024 || block_size % lanes != 0)
+    template <class Task>
+    void check_block_size() const {
+        constexpr int lanes = Task::lanes;
+        constexpr int most = [] {
+            if constexpr (Task::shared_values > 0)
+                return dealt_out_block_limit<Task>;
+            else
+                return 1024;
+        }();
+        if (block_size < 0 || block_size > most || block_size % lanes != 0)
             invalid_setting("backends::cuda::block_size", block_size,
-                            "must be 0 (chosen from the occupancy) or up to 1024 threads, a "
-                            "multiple of the method's " +
+                            "must be 0 (chosen from the occupancy) or up to " +
+                                std::to_string(most) + " threads, a multiple of the method's " +
                                 std::to_string(lanes) + " lane(s) per trajectory");
     }
 
@@ -254,7 +286,7 @@ struct cuda {
              AfterChunk&& after_chunk) const {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
-        check_block_size(Task::lanes);
+        check_block_size<Task>();
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
@@ -609,7 +641,10 @@ private:
             if (s == cubie::scheduling::balanced)
                 return use(balanced_kernel<Task, (Task::system_type::n_states >=
                                                   balanced_lockstep_states)>);
-        return use(trajectory_kernel<Task>);
+        if constexpr (Task::shared_values > 0)
+            return use(dealt_out_kernel<Task>);
+        else
+            return use(trajectory_kernel<Task>);
     }
 
     /// Queues a chunk's kernel: one trajectory per thread, or a balanced one with the

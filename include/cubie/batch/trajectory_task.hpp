@@ -20,7 +20,9 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
 #include "cubie/loop/integrate.hpp"
+#include "cubie/loop/lane_system.hpp"
 #include "cubie/outputs/output_recorder.hpp"
+#include "cubie/loop/lane_system.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -74,6 +76,10 @@ struct trajectory_task {
     /// Threads per trajectory on the device (algorithms/on_lanes.hpp): consecutive ones,
     /// each running operator() for the same index and storing the same outputs.
     static constexpr int lanes = lanes_per_trajectory<Algorithm>;
+    /// Values of shared memory a tile of lanes holds its trajectory's whole state in, where
+    /// the method deals the state out over them (loop/lane_system.hpp); else 0.
+    static constexpr int shared_values =
+        deals_out_state<Algorithm> ? (System::n_states + lanes - 1) / lanes * lanes : 0;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;
@@ -202,6 +208,41 @@ struct trajectory_task {
         }
     }
 
+#if defined(__CUDACC__)
+    /// Trajectory i on the calling thread's tile of lanes, the state dealt out over them
+    /// (loop/lane_system.hpp), `whole` the tile's shared_values values of shared memory:
+    /// each lane loads and stores its own components; the status and counts, the same on
+    /// every lane, are stored by the first.
+    __device__ void on_lanes(std::size_t i, T* whole) const requires deals_out_state<Algorithm> {
+        static_assert(!layout::records && !layout::watches,
+                      "an explicit method on several lanes records final states only: save, "
+                      "summarise and watch events with on_lanes<Method, 1>");
+        using group = tile_lanes<lanes>;
+        using shared_system = lane_system<System, group>;
+        using method = typename unmapped<Algorithm>::type;
+        const int lane = group::of_this_thread().lane();
+        const shared_system sys{system, whole};
+        state_t<shared_system> y{};
+        parameters_t<System> p{};
+        CUBIE_UNROLL
+        for (int m = 0; m < shared_system::slots; ++m) {
+            const int v = shared_system::component(lane, m);
+            if (v < System::n_states) y[m] = initial_states(v, i);
+        }
+        CUBIE_UNROLL
+        for (int v = 0; v < System::n_parameters; ++v) p[v] = parameters(v, i);
+        step_counters counters{};
+        const status result = integrate<method, Controller>(
+            sys, lane_settings<group, method>(settings, lane), y, p, counters);
+        CUBIE_UNROLL
+        for (int m = 0; m < shared_system::slots; ++m) {
+            const int v = shared_system::component(lane, m);
+            if (v < System::n_states) final_states(v, i) = y[m];
+        }
+        if (lane == 0) store_counts(i, counters, result);
+    }
+#endif
+
 private:
     /// The recorder of an adaptive trajectory's outputs (output_recorder.hpp).
     using by_time_recorder = output_recorder<output_schedule::by_time, System, Outputs...>;
@@ -267,6 +308,11 @@ private:
                         status result) const {
         CUBIE_UNROLL
         for (int v = 0; v < System::n_states; ++v) final_states(v, i) = y[v];
+        store_counts(i, counters, result);
+    }
+
+    CUBIE_HD void store_counts(std::size_t i, const step_counters& counters,
+                               status result) const {
         statuses(0, i) = result;
         accepted_steps(0, i) = counters.accepted;
         rejected_steps(0, i) = counters.rejected;

@@ -7,6 +7,7 @@
 #include <cuda/std/cmath>
 
 #include "cubie/core/config.hpp"
+#include "cubie/core/dealt_out_state.hpp"
 #include "cubie/core/step_size_math.hpp"
 #include "cubie/core/vector.hpp"
 
@@ -47,6 +48,21 @@ CUBIE_HD T weighted_rms_norm(const vector<T, N>& e, const tolerances<T, N>& tol,
         sum += r * r;
     }
     return step_size_sqrt(sum * (T(1) / T(N)));
+}
+
+/// The same norm of a state dealt out over lanes (core/dealt_out_state.hpp): each lane sums
+/// its own components (tolerances and all), then every lane takes the sum over the lanes,
+/// over the whole state's size.
+template <dealt_out_state State, class Error, class T, int N>
+CUBIE_HD T weighted_rms_norm(const Error& e, const tolerances<T, N>& tol, const State& y,
+                             const State& y_new) {
+    T sum = 0;
+    CUBIE_UNROLL
+    for (int i = 0; i < N; ++i) {
+        const T r = step_size_divide(e[i], error_scale(tol, y, y_new, i));
+        sum += r * r;
+    }
+    return step_size_sqrt(State::sum_over_lanes(sum) * (T(1) / T(State::whole_size)));
 }
 
 }  // namespace cubie

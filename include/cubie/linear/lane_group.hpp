@@ -2,7 +2,8 @@
 // The lanes that integrate one trajectory together under a cooperative mapping: Group::size
 // lanes, each knowing its lane(), exchanging values by broadcast(value, from) (every lane
 // gets lane `from`'s value) and exchange(value, mask) (every lane gets lane lane() ^ mask's
-// value, the butterfly of a reduction). Every lane of a group makes the same calls in the
+// value, the butterfly of a reduction) and meeting at sync() (what one lane wrote to
+// memory they share is then seen by all). Every lane of a group makes the same calls in the
 // same order: an exchange is a meeting of all of them.
 //
 //   single_lane     one lane: the thread-per-trajectory mapping, and the host backend
@@ -30,6 +31,7 @@ concept lane_group = requires(const Group& g, float f, double d, int i) {
     { g.exchange(f, i) } -> std::same_as<float>;
     { g.exchange(d, i) } -> std::same_as<double>;
     { g.exchange(i, i) } -> std::same_as<int>;
+    g.sync();
 };
 
 /// One lane: every exchange is with itself.
@@ -44,6 +46,8 @@ struct single_lane {
     CUBIE_HD T exchange(T value, int /*mask*/) const {
         return value;
     }
+    CUBIE_HD void sync() const {}
+    CUBIE_HD static single_lane of_this_thread() { return {}; }
 };
 
 #if defined(__CUDACC__)
@@ -67,6 +71,7 @@ struct tile_lanes {
     __device__ T exchange(T value, int mask) const {
         return tile.shfl_xor(value, mask);
     }
+    __device__ void sync() const { tile.sync(); }
 };
 #endif
 

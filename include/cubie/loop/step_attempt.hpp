@@ -8,6 +8,7 @@
 
 #include "cubie/algorithms/stepper.hpp"
 #include "cubie/core/config.hpp"
+#include "cubie/core/dealt_out_state.hpp"
 #include "cubie/core/step_counters.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
 
@@ -31,6 +32,12 @@ CUBIE_HD bool all_finite(const cuda::std::array<T, N>& v) {
         for (cuda::std::size_t i = 0; i < N; ++i) ok = ok && cuda::std::isfinite(v[i]);
     }
     return ok;
+}
+
+/// A state dealt out over lanes is finite where every lane's share is.
+template <dealt_out_state State>
+CUBIE_HD bool all_finite(const State& v) {
+    return State::all_lanes(all_finite(static_cast<const typename State::slots_type&>(v)));
 }
 
 /// Returns the error norm (0 for `step`); adds an implicit method's work to the counters

@@ -130,7 +130,7 @@ public:
 #if defined(__CUDACC__)
             if constexpr (std::is_same_v<Backend, backends::host>) check_host_readable(inputs);
             if constexpr (std::is_same_v<Backend, backends::cuda>)
-                backend.check_block_size(task_type::lanes);
+                backend.template check_block_size<task_type>();
 #endif
             prepare_result(result, inputs.n_trajectories, outputs);
             // Marked up front where the backend leaves outputs unwritten. New arrays are not
@@ -172,7 +172,7 @@ public:
                 "marked before any input is read: copy them first, or solve into another "
                 "device_result");
         const auto [task, outputs] = prepare(inputs, settings);
-        backend.check_block_size(task_type::lanes);
+        backend.template check_block_size<task_type>();
         const int device = backend.result_device();
         const std::size_t n = inputs.n_trajectories;
         describe_result(result, n, outputs);

@@ -1,0 +1,118 @@
+#pragma once
+// A system's state dealt out over the G lanes of a group, for explicit methods on several
+// lanes (algorithms/on_lanes.hpp): lane l holds components l, l + G, l + 2 G, ... in its
+// slots, so that a 128-state system on 32 lanes keeps four values of each vector a lane's
+// registers hold, where one thread would spill all of them.
+//
+//   lane_state<T, Slots, N, Group>  a lane's share: Slots values (slots past component N - 1
+//                                   hold 0), whose norms and finiteness are taken over the
+//                                   group (core/dealt_out_state.hpp)
+//   lane_system<System, Group>      the system as one lane sees it: n_states = Slots, its
+//                                   state a lane_state; rhs gathers the whole state in
+//                                   memory the group shares and evaluates the lane's own
+//                                   components by the system's rhs_at (generated)
+//   lane_settings(s, lane)          a solve's settings as the lane takes them: its
+//                                   components' tolerances
+//
+// The method, controller and loop run unchanged on a lane's share, every lane taking the
+// same steps: their decisions depend only on the norm and finiteness, which every lane
+// gets alike (a butterfly sum gives every lane the same bits, as addition commutes). The
+// results differ from one thread's by the norm's order of summation alone.
+
+#include <cuda/std/cmath>
+
+#include "cubie/core/config.hpp"
+#include "cubie/core/vector.hpp"
+#include "cubie/linear/lane_group.hpp"
+#include "cubie/loop/integration_settings.hpp"
+#include "cubie/systems/ode_system.hpp"
+
+namespace cubie {
+
+/// A system that can give one component of dy/dt, from a state read by index.
+template <class S>
+concept has_rhs_at = ode_system<S> && requires(const S& sys, typename S::value_type t,
+                                               const typename S::value_type* y,
+                                               const parameters_t<S>& p, const drivers_t<S>& d) {
+    { sys.rhs_at(0, t, y, p, d) } -> std::same_as<typename S::value_type>;
+};
+
+template <class T, int Slots, int N, class Group>
+struct lane_state : vector<T, Slots> {
+    using slots_type = vector<T, Slots>;
+    static constexpr int whole_size = N;
+
+    /// Every lane gets the sum of every lane's value: a butterfly.
+    template <class U>
+    CUBIE_HD static U sum_over_lanes(U value) {
+        const Group group = Group::of_this_thread();
+        CUBIE_UNROLL
+        for (int mask = 1; mask < Group::size; mask *= 2) value += group.exchange(value, mask);
+        return value;
+    }
+    CUBIE_HD static bool all_lanes(bool value) {
+        return sum_over_lanes(value ? 0 : 1) == 0;
+    }
+};
+
+template <ode_system System, lane_group Group>
+requires has_rhs_at<System>
+struct lane_system {
+    using value_type = typename System::value_type;
+    static constexpr int lanes = Group::size;
+    static constexpr int slots = (System::n_states + lanes - 1) / lanes;
+    static constexpr int n_states = slots;
+    static constexpr int n_parameters = System::n_parameters;
+    static constexpr int n_observables = 0;
+    static constexpr int n_drivers = System::n_drivers;
+    using state_type = lane_state<value_type, slots, System::n_states, Group>;
+
+    System system;
+    /// The whole state, slots * lanes values in memory the group's lanes share.
+    value_type* whole;
+
+    /// Component `i` of the system: the one slot `slot` of this lane holds.
+    CUBIE_HD static int component(int lane, int slot) { return lane + slot * lanes; }
+
+    CUBIE_HD void rhs(value_type t, const state_type& y, const parameters_t<lane_system>& p,
+                      const drivers_t<lane_system>& d, state_type& dydt) const {
+        const Group group = Group::of_this_thread();
+        const int lane = group.lane();
+        group.sync();  // every lane has read the last state
+        CUBIE_UNROLL
+        for (int m = 0; m < slots; ++m) whole[component(lane, m)] = y[m];
+        group.sync();
+        const value_type* state = whole;
+        CUBIE_UNROLL
+        for (int m = 0; m < slots; ++m) {
+            const int i = component(lane, m);
+            dydt[m] = i < System::n_states ? system.rhs_at(i, t, state, p, d) : value_type(0);
+        }
+    }
+};
+
+/// Settings `s` of System (for Algorithm, or Algorithm on its lanes) as lane `lane` of a
+/// lane_system<System, Group> takes them for Method: its components' tolerances (slots past
+/// the last component weigh nothing: their values stay 0), the rest as they are.
+template <lane_group Group, stepper Method, stepper Algorithm, step_controller Controller,
+          ode_system System>
+CUBIE_HD integration_settings<Method, Controller, lane_system<System, Group>> lane_settings(
+    const integration_settings<Algorithm, Controller, System>& s, int lane) {
+    using shared = lane_system<System, Group>;
+    integration_settings<Method, Controller, shared> mine{
+        s.t0,          s.t_end,      s.dt, s.dt_min, s.dt_max,     s.duration,
+        s.max_steps,   s.fixed_steps, s.last_dt, {},  s.controller, s.drivers};
+    CUBIE_UNROLL
+    for (int m = 0; m < shared::slots; ++m) {
+        const int v = shared::component(lane, m);
+        mine.tol.atol[m] = v < System::n_states ? s.tol.atol[v] : typename System::value_type(1);
+        mine.tol.rtol[m] = v < System::n_states ? s.tol.rtol[v] : typename System::value_type(0);
+    }
+    return mine;
+}
+
+}  // namespace cubie
+
+template <class T, int Slots, int N, class Group>
+struct cuda::std::tuple_size<cubie::lane_state<T, Slots, N, Group>>
+    : cuda::std::integral_constant<cuda::std::size_t, static_cast<cuda::std::size_t>(Slots)> {};

@@ -1,0 +1,239 @@
+// Explicit methods with the state dealt out over lanes (loop/lane_system.hpp) against one
+// thread. On the host, teams of host threads stand in for a tile's lanes
+// (support/host_team.hpp): fixed steps give one thread's bits (the lanes' derivatives are
+// rhs's, component by component, and a step's arithmetic is per component); adaptive steps
+// differ only through the error norm's order of summation. Lorenz 96 (32 sites) on 4 and
+// 32 lanes, and Pleiades (28 states) on 8 lanes, 4 slots of them past the last state. On
+// the device, the solver's tiles against one thread per trajectory, within the tolerance.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "cubie/algorithms/explicit/classical_rk4.hpp"
+#include "cubie/algorithms/explicit/dormand_prince_853.hpp"
+#include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/algorithms/on_lanes.hpp"
+#include "cubie/catalogue/lorenz96.hpp"
+#include "cubie/catalogue/pleiades.hpp"
+#include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "cubie/loop/integrate.hpp"
+#include "cubie/loop/lane_system.hpp"
+#include "cubie/solver/solver.hpp"
+#include "support/host_team.hpp"
+
+using namespace cubie;
+using namespace cubie::testing;
+
+namespace {
+
+template <class S>
+struct outcome {
+    state_t<S> y{};
+    status result = status::success;
+    step_counters counters{};
+};
+
+/// Lorenz 96 from its equilibrium, one site pushed; Pleiades from its Bari start.
+template <class S>
+state_t<S> start() {
+    state_t<S> y = S::default_state;
+    if constexpr (S::n_states == catalogue::lorenz96<typename S::value_type>::n_states &&
+                  S::n_parameters == 1)
+        y[3] += typename S::value_type(1);
+    return y;
+}
+
+template <class Algorithm, class Controller, class S>
+integration_settings<Algorithm, Controller, S> settings_for(double t_end, double tol) {
+    solve_settings<Controller> s;
+    s.t_end = t_end;
+    s.dt = t_end / 256;
+    s.atol = s.rtol = {tol};
+    return make_integration_settings<Algorithm, Controller, S>(s);
+}
+
+template <class Algorithm, class Controller, class S>
+outcome<S> alone(const integration_settings<Algorithm, Controller, S>& s, state_t<S> y,
+                 const parameters_t<S>& p) {
+    outcome<S> o;
+    o.result = integrate<Algorithm, Controller>(S{}, s, y, p, o.counters);
+    o.y = y;
+    return o;
+}
+
+#if !defined(__CUDACC__)
+/// The same integration with the state dealt out over a team of G host threads: the
+/// components each lane ends with, and every lane's status and counts.
+template <int G, class Algorithm, class Controller, class S>
+std::vector<outcome<S>> on_team(const integration_settings<Algorithm, Controller, S>& s,
+                                const state_t<S>& y0, const parameters_t<S>& p) {
+    using shared = lane_system<S, host_team<G>>;
+    std::vector<outcome<S>> lanes(G);
+    std::vector<typename S::value_type> whole(shared::slots * G);
+    run_team<G>([&](host_team<G> team) {
+        const int lane = team.lane();
+        const shared sys{S{}, whole.data()};
+        state_t<shared> y{};
+        for (int m = 0; m < shared::slots; ++m)
+            if (shared::component(lane, m) < S::n_states) y[m] = y0[shared::component(lane, m)];
+        outcome<S>& mine = lanes[static_cast<std::size_t>(lane)];
+        mine.result = integrate<Algorithm, Controller>(
+            sys, lane_settings<host_team<G>, Algorithm>(s, lane), y, p, mine.counters);
+        for (int m = 0; m < shared::slots; ++m)
+            if (shared::component(lane, m) < S::n_states) mine.y[shared::component(lane, m)] = y[m];
+    });
+    return lanes;
+}
+
+/// Every lane's status and counts are one thread's, and its components are within
+/// `tolerance` of one thread's relative to their size (0: the same bits).
+template <int G, class Algorithm, class Controller, class S>
+void check_team(const integration_settings<Algorithm, Controller, S>& s,
+                const parameters_t<S>& p, double tolerance) {
+    const outcome<S> one = alone(s, start<S>(), p);
+    REQUIRE(one.result == status::success);
+    REQUIRE(one.counters.accepted > 10);
+    const std::vector<outcome<S>> lanes = on_team<G>(s, start<S>(), p);
+    using shared = lane_system<S, host_team<G>>;
+    for (int lane = 0; lane < G; ++lane) {
+        CAPTURE(lane);
+        const outcome<S>& o = lanes[static_cast<std::size_t>(lane)];
+        CHECK(o.result == one.result);
+        CHECK(o.counters.accepted == one.counters.accepted);
+        CHECK(o.counters.rejected == one.counters.rejected);
+        for (int m = 0; m < shared::slots; ++m) {
+            const int v = shared::component(lane, m);
+            if (v >= S::n_states) continue;
+            CAPTURE(v);
+            if (tolerance == 0)
+                CHECK(std::memcmp(&o.y[v], &one.y[v], sizeof(one.y[v])) == 0);
+            else
+                CHECK(std::fabs(double(o.y[v]) - double(one.y[v])) <=
+                      tolerance * (1 + std::fabs(double(one.y[v]))));
+        }
+    }
+}
+#endif
+
+}  // namespace
+
+#if !defined(__CUDACC__)
+TEST_CASE_TEMPLATE("rk4 with fixed steps on 4 and 32 lanes: Lorenz 96 bit for bit", T, float,
+                   double) {
+    using S = catalogue::lorenz96<T>;
+    const auto s = settings_for<classical_rk4, fixed_step, S>(2.0, 0);
+    check_team<4>(s, {T(8)}, 0);
+    check_team<32>(s, {T(8)}, 0);
+}
+
+TEST_CASE_TEMPLATE("tsit5 and dop853 on lanes: adaptive, within a tenth of the tolerance", T,
+                   float, double) {
+    const double tol = sizeof(T) == 4 ? 1e-5 : 1e-9;
+    // Forcing 4, short of chaos: at 8, float's rounding of two step sequences that differ in
+    // their last bits grows to 1.6e-4 by t = 1 (tsit5 at 1e-5, 40 steps alike).
+    using L = catalogue::lorenz96<T>;
+    check_team<4>(settings_for<tsit5, pi_controller, L>(1.0, tol), {T(4)}, tol / 10);
+    check_team<32>(settings_for<dormand_prince_853, pi_controller, L>(1.0, tol), {T(4)},
+                   tol / 10);
+    // Pleiades' 28 states on 8 lanes: the last 4 slots hold no state.
+    using P = catalogue::pleiades<T>;
+    check_team<8>(settings_for<tsit5, pi_controller, P>(1.0, tol), P::default_parameters,
+                  tol / 10);
+}
+
+TEST_CASE("a trajectory that fails on lanes ends alike on every lane") {
+    using S = catalogue::lorenz96<double>;
+    const auto s = settings_for<tsit5, pi_controller, S>(2.0, 1e-8);
+    state_t<S> nan_start = start<S>();
+    nan_start[17] = std::nan("");  // one lane's component
+    for (const outcome<S>& o : on_team<8>(s, nan_start, {8.0}))
+        CHECK(o.result == status::nonfinite_input);
+    // Too few steps allowed: the lanes end with the same failure, at the same step.
+    auto few = s;
+    few.max_steps = 10;
+    const outcome<S> one = alone(few, start<S>(), {8.0});
+    REQUIRE(one.result == status::max_steps_exceeded);
+    for (const outcome<S>& o : on_team<8>(few, start<S>(), {8.0})) {
+        CHECK(o.result == one.result);
+        CHECK(o.counters.accepted + o.counters.rejected == 10);
+    }
+}
+#endif
+
+TEST_CASE("on_lanes takes explicit methods: the state dealt out, the host unchanged") {
+    static_assert(deals_out_state<on_lanes<tsit5, 32>>);
+    static_assert(!deals_out_state<on_lanes<tsit5, 1>> && !deals_out_state<tsit5>);
+    static_assert(has_rhs_at<catalogue::lorenz96<float>>);
+    using task = trajectory_task<on_lanes<tsit5, 8>, pi_controller, catalogue::pleiades<float>>;
+    static_assert(task::shared_values == 32 && task::lanes == 8);
+    // The host backend integrates each trajectory on one thread whatever the mapping.
+    using S = catalogue::lorenz96<double>;
+    solve_settings<pi_controller> s;
+    s.t_end = 1;
+    s.dt = 1.0 / 256;
+    s.atol = s.rtol = {1e-8};
+    std::vector<double> y0, forcing;
+    for (int k = 0; k < 5; ++k) {
+        const state_t<S> y = start<S>();
+        y0.insert(y0.end(), y.begin(), y.end());
+        forcing.push_back(6 + k);
+    }
+    std::vector<double> states(y0.size());  // [state][trajectory]
+    for (int k = 0; k < 5; ++k)
+        for (int v = 0; v < S::n_states; ++v) states[std::size_t(v) * 5 + k] = y0[std::size_t(k) * S::n_states + v];
+    const batch_result<double> lanes =
+        solver<S, on_lanes<tsit5, 32>, pi_controller>{}.solve({5, states, forcing}, s,
+                                                               backends::host{});
+    const batch_result<double> one =
+        solver<S, tsit5, pi_controller>{}.solve({5, states, forcing}, s, backends::host{});
+    CHECK(lanes.final_states == one.final_states);
+    CHECK(lanes.accepted_steps == one.accepted_steps);
+}
+
+#if defined(__CUDACC__)
+namespace {
+/// A sweep of Lorenz 96's forcing over [4, 12] (and one NaN), solved with Algorithm.
+template <class Algorithm>
+batch_result<float> lorenz96_sweep(int block_size = 0) {
+    using S = catalogue::lorenz96<float>;
+    const std::size_t n = 1000;
+    std::vector<float> states(S::n_states * n), forcing(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        forcing[k] = k == 500 ? std::nanf("") : float(4 + 8.0 * double(k) / double(n));
+        const state_t<S> y = start<S>();
+        for (int v = 0; v < S::n_states; ++v) states[std::size_t(v) * n + k] = y[v];
+    }
+    solve_settings<pi_controller> s;
+    s.t_end = 2;
+    s.dt = 2.0 / 256;
+    s.atol = s.rtol = {1e-5};
+    return solver<S, Algorithm, pi_controller>{}.solve({n, states, forcing}, s,
+                                                       backends::cuda{.block_size = block_size});
+}
+}  // namespace
+
+TEST_CASE("cuda: tsit5 on 8 and 32 lanes against one thread, within the tolerance") {
+    const batch_result<float> one = lorenz96_sweep<tsit5>();
+    for (const batch_result<float>& lanes :
+         {lorenz96_sweep<on_lanes<tsit5, 8>>(), lorenz96_sweep<on_lanes<tsit5, 32>>(64)}) {
+        REQUIRE(lanes.kernel.has_value());
+        CHECK(lanes.kernel->local_bytes == 0);
+        CHECK(lanes.statuses == one.statuses);
+        CHECK(lanes.statuses[500] == status::nonfinite_input);
+        for (std::size_t k = 0; k < one.final_states.size(); ++k) {
+            if (!std::isfinite(one.final_states[k])) continue;
+            CHECK(std::fabs(lanes.final_states[k] - one.final_states[k]) <=
+                  1e-3f * (1 + std::fabs(one.final_states[k])));
+        }
+    }
+}
+
+TEST_CASE("cuda: a block size past the dealt-out kernel's limit is refused before any work") {
+    CHECK_THROWS_WITH_AS(lorenz96_sweep<on_lanes<tsit5, 32>>(512),
+                         doctest::Contains("backends::cuda::block_size"), std::invalid_argument);
+}
+#endif
