@@ -92,8 +92,8 @@ std::vector<outcome<S>> on_team(const integration_settings<Algorithm, Controller
 /// Every lane's status and counts are one thread's, and its components are within
 /// `tolerance` of one thread's relative to their size (0: the same bits).
 template <int G, class Algorithm, class Controller, class S>
-void check_team(const integration_settings<Algorithm, Controller, S>& s,
-                const parameters_t<S>& p, double tolerance) {
+void check_team(const integration_settings<Algorithm, Controller, S>& s, const parameters_t<S>& p,
+                double tolerance) {
     const outcome<S> one = alone(s, start<S>(), p);
     REQUIRE(one.result == status::success);
     REQUIRE(one.counters.accepted > 10);
@@ -130,19 +130,17 @@ TEST_CASE_TEMPLATE("rk4 with fixed steps on 4 and 32 lanes: Lorenz 96 bit for bi
     check_team<32>(s, {T(8)}, 0);
 }
 
-TEST_CASE_TEMPLATE("tsit5 and dop853 on lanes: adaptive, within a tenth of the tolerance", T,
-                   float, double) {
+TEST_CASE_TEMPLATE("tsit5 and dop853 on lanes: adaptive, within a tenth of the tolerance", T, float,
+                   double) {
     const double tol = sizeof(T) == 4 ? 1e-5 : 1e-9;
     // Forcing 4, short of chaos: at 8, float's rounding of two step sequences that differ in
     // their last bits grows to 1.6e-4 by t = 1 (tsit5 at 1e-5, 40 steps alike).
     using L = catalogue::lorenz96<T>;
     check_team<4>(settings_for<tsit5, pi_controller, L>(1.0, tol), {T(4)}, tol / 10);
-    check_team<32>(settings_for<dormand_prince_853, pi_controller, L>(1.0, tol), {T(4)},
-                   tol / 10);
+    check_team<32>(settings_for<dormand_prince_853, pi_controller, L>(1.0, tol), {T(4)}, tol / 10);
     // Pleiades' 28 states on 8 lanes: the last 4 slots hold no state.
     using P = catalogue::pleiades<T>;
-    check_team<8>(settings_for<tsit5, pi_controller, P>(1.0, tol), P::default_parameters,
-                  tol / 10);
+    check_team<8>(settings_for<tsit5, pi_controller, P>(1.0, tol), P::default_parameters, tol / 10);
 }
 
 TEST_CASE("a trajectory that fails on lanes ends alike on every lane") {
@@ -184,10 +182,10 @@ TEST_CASE("on_lanes takes explicit methods: the state dealt out, the host unchan
     }
     std::vector<double> states(y0.size());  // [state][trajectory]
     for (int k = 0; k < 5; ++k)
-        for (int v = 0; v < S::n_states; ++v) states[std::size_t(v) * 5 + k] = y0[std::size_t(k) * S::n_states + v];
-    const batch_result<double> lanes =
-        solver<S, on_lanes<tsit5, 32>, pi_controller>{}.solve({5, states, forcing}, s,
-                                                               backends::host{});
+        for (int v = 0; v < S::n_states; ++v)
+            states[std::size_t(v) * 5 + k] = y0[std::size_t(k) * S::n_states + v];
+    const batch_result<double> lanes = solver<S, on_lanes<tsit5, 32>, pi_controller>{}.solve(
+        {5, states, forcing}, s, backends::host{});
     const batch_result<double> one =
         solver<S, tsit5, pi_controller>{}.solve({5, states, forcing}, s, backends::host{});
     CHECK(lanes.final_states == one.final_states);
@@ -233,7 +231,8 @@ TEST_CASE("cuda: tsit5 on 8 and 32 lanes against one thread, within the toleranc
 }
 
 TEST_CASE("cuda: a block size past the dealt-out kernel's limit is refused before any work") {
-    CHECK_THROWS_WITH_AS(lorenz96_sweep<on_lanes<tsit5, 32>>(512),
+    using tiles_of_32 = on_lanes<tsit5, 32>;
+    CHECK_THROWS_WITH_AS(lorenz96_sweep<tiles_of_32>(512),
                          doctest::Contains("backends::cuda::block_size"), std::invalid_argument);
 }
 #endif

@@ -75,8 +75,8 @@ inline constexpr int dealt_out_block_limit = [] {
 /// block's shared memory.
 template <class Task>
 __global__ void __launch_bounds__(dealt_out_block_limit<Task>) dealt_out_kernel(Task task) {
-    __shared__ typename Task::T
-        whole[dealt_out_block_limit<Task> / Task::lanes][Task::shared_values];
+    __shared__
+        typename Task::T whole[dealt_out_block_limit<Task> / Task::lanes][Task::shared_values];
     const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::size_t i = thread / Task::lanes;
     if (i < task.n_trajectories) task.on_lanes(i, whole[threadIdx.x / Task::lanes]);

@@ -22,7 +22,6 @@
 #include "cubie/loop/integrate.hpp"
 #include "cubie/loop/lane_system.hpp"
 #include "cubie/outputs/output_recorder.hpp"
-#include "cubie/loop/lane_system.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -311,8 +310,7 @@ private:
         store_counts(i, counters, result);
     }
 
-    CUBIE_HD void store_counts(std::size_t i, const step_counters& counters,
-                               status result) const {
+    CUBIE_HD void store_counts(std::size_t i, const step_counters& counters, status result) const {
         statuses(0, i) = result;
         accepted_steps(0, i) = counters.accepted;
         rejected_steps(0, i) = counters.rejected;

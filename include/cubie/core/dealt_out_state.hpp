@@ -10,7 +10,7 @@ namespace cubie {
 
 template <class State>
 concept dealt_out_state = requires(float f, double d, bool b) {
-    typename State::slots_type;  ///< a lane's share, as a vector
+    typename State::slots_type;                         ///< a lane's share, as a vector
     { State::whole_size } -> std::convertible_to<int>;  ///< components over all lanes
     { State::sum_over_lanes(f) } -> std::same_as<float>;
     { State::sum_over_lanes(d) } -> std::same_as<double>;

@@ -31,9 +31,9 @@ namespace cubie {
 
 /// A system that can give one component of dy/dt, from a state read by index.
 template <class S>
-concept has_rhs_at = ode_system<S> && requires(const S& sys, typename S::value_type t,
-                                               const typename S::value_type* y,
-                                               const parameters_t<S>& p, const drivers_t<S>& d) {
+concept has_rhs_at = ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const typename S::value_type* y,
+             const parameters_t<S>& p, const drivers_t<S>& d) {
     { sys.rhs_at(0, t, y, p, d) } -> std::same_as<typename S::value_type>;
 };
 
@@ -50,9 +50,17 @@ struct lane_state : vector<T, Slots> {
         for (int mask = 1; mask < Group::size; mask *= 2) value += group.exchange(value, mask);
         return value;
     }
-    CUBIE_HD static bool all_lanes(bool value) {
-        return sum_over_lanes(value ? 0 : 1) == 0;
-    }
+    CUBIE_HD static bool all_lanes(bool value) { return sum_over_lanes(value ? 0 : 1) == 0; }
+};
+
+template <ode_system System, lane_group Group>
+requires has_rhs_at<System>
+struct lane_system;
+
+template <class System, class Group>
+struct state_type_of<lane_system<System, Group>> {
+    static constexpr int slots = (System::n_states + Group::size - 1) / Group::size;
+    using type = lane_state<typename System::value_type, slots, System::n_states, Group>;
 };
 
 template <ode_system System, lane_group Group>
@@ -65,7 +73,7 @@ struct lane_system {
     static constexpr int n_parameters = System::n_parameters;
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = System::n_drivers;
-    using state_type = lane_state<value_type, slots, System::n_states, Group>;
+    using state_type = state_t<lane_system>;
 
     System system;
     /// The whole state, slots * lanes values in memory the group's lanes share.
@@ -100,8 +108,8 @@ CUBIE_HD integration_settings<Method, Controller, lane_system<System, Group>> la
     const integration_settings<Algorithm, Controller, System>& s, int lane) {
     using shared = lane_system<System, Group>;
     integration_settings<Method, Controller, shared> mine{
-        s.t0,          s.t_end,      s.dt, s.dt_min, s.dt_max,     s.duration,
-        s.max_steps,   s.fixed_steps, s.last_dt, {},  s.controller, s.drivers};
+        s.t0,        s.t_end,       s.dt,      s.dt_min, s.dt_max,     s.duration,
+        s.max_steps, s.fixed_steps, s.last_dt, {},       s.controller, s.drivers};
     CUBIE_UNROLL
     for (int m = 0; m < shared::slots; ++m) {
         const int v = shared::component(lane, m);

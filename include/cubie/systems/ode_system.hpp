@@ -16,7 +16,6 @@
 //   jacobian_pattern                             static constexpr sparsity_pattern<n_states>:
 //                                                the entries jacobian can write nonzero
 //   rhs_at(i, t, y, p, drivers) const            dy_i/dt alone, y read by index (generated)
-//   state_type                                   the state's type, where it is not a vector
 //
 // Constants of a model are static constexpr members and compile into the kernel;
 // parameters vary per trajectory and arrive at run time. All arrays are fixed-size
@@ -30,22 +29,15 @@
 
 namespace cubie {
 
-namespace detail {
+/// A system's state: n_states values, unless state_type_of is specialized for the system
+/// (a lane's share of a state dealt out over lanes, loop/lane_system.hpp). A trait rather
+/// than a member, as a system's own declarations name its state before it is complete.
 template <class S>
-struct state_of {
+struct state_type_of {
     using type = vector<typename S::value_type, S::n_states>;
 };
 template <class S>
-requires requires { typename S::state_type; }
-struct state_of<S> {
-    using type = typename S::state_type;
-};
-}  // namespace detail
-
-/// A system's state: n_states values, or the system's own state_type (a lane's share of a
-/// state dealt out over lanes, loop/lane_system.hpp).
-template <class S>
-using state_t = typename detail::state_of<S>::type;
+using state_t = typename state_type_of<S>::type;
 template <class S>
 using parameters_t = vector<typename S::value_type, S::n_parameters>;
 template <class S>
