@@ -57,11 +57,11 @@ template <ode_system System, lane_group Group>
 requires has_rhs_at<System>
 struct lane_system;
 
+/// A lane's share of the state (systems/ode_system.hpp's state_t).
 template <class System, class Group>
-struct state_type_of<lane_system<System, Group>> {
-    static constexpr int slots = (System::n_states + Group::size - 1) / Group::size;
-    using type = lane_state<typename System::value_type, slots, System::n_states, Group>;
-};
+auto state_of(const lane_system<System, Group>*)
+    -> lane_state<typename System::value_type, (System::n_states + Group::size - 1) / Group::size,
+                  System::n_states, Group>;
 
 template <ode_system System, lane_group Group>
 requires has_rhs_at<System>

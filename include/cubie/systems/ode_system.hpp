@@ -29,15 +29,14 @@
 
 namespace cubie {
 
-/// A system's state: n_states values, unless state_type_of is specialized for the system
-/// (a lane's share of a state dealt out over lanes, loop/lane_system.hpp). A trait rather
-/// than a member, as a system's own declarations name its state before it is complete.
+/// A system's state: n_states values, unless an overload of state_of for the system says
+/// otherwise (a lane's share of a state dealt out over lanes, loop/lane_system.hpp). An
+/// overload rather than a trait class: a system's own declarations name its state while
+/// the system is incomplete, which a trait instantiated on it could not read.
 template <class S>
-struct state_type_of {
-    using type = vector<typename S::value_type, S::n_states>;
-};
+auto state_of(const S*) -> vector<typename S::value_type, S::n_states>;
 template <class S>
-using state_t = typename state_type_of<S>::type;
+using state_t = decltype(state_of(static_cast<const S*>(nullptr)));
 template <class S>
 using parameters_t = vector<typename S::value_type, S::n_parameters>;
 template <class S>
