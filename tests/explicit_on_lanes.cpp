@@ -4,10 +4,13 @@
 // rhs's, component by component, and a step's arithmetic is per component); adaptive steps
 // differ only through the error norm's order of summation. Lorenz 96 (32 sites) on 4 and
 // 32 lanes, and Pleiades (28 states) on 8 lanes, 4 slots of them past the last state. On
-// the device, the solver's tiles against one thread per trajectory, within the tolerance.
+// the device, the solver's tiles against one thread per trajectory, both against a double
+// reference: ptxas fuses multiply-adds by the code around them, so the two kernels round a
+// step's arithmetic differently too, and float solutions then part at the tolerance's level.
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -194,39 +197,63 @@ TEST_CASE("on_lanes takes explicit methods: the state dealt out, the host unchan
 
 #if defined(__CUDACC__)
 namespace {
-/// A sweep of Lorenz 96's forcing over [4, 12] (and one NaN), solved with Algorithm.
+/// A sweep of Lorenz 96's forcing over [1, 4], short of chaos (and one NaN), solved with
+/// Algorithm.
 template <class Algorithm>
 batch_result<float> lorenz96_sweep(int block_size = 0) {
     using S = catalogue::lorenz96<float>;
     const std::size_t n = 1000;
     std::vector<float> states(S::n_states * n), forcing(n);
     for (std::size_t k = 0; k < n; ++k) {
-        forcing[k] = k == 500 ? std::nanf("") : float(4 + 8.0 * double(k) / double(n));
+        forcing[k] = k == 500 ? std::nanf("") : float(1 + 3.0 * double(k) / double(n));
         const state_t<S> y = start<S>();
         for (int v = 0; v < S::n_states; ++v) states[std::size_t(v) * n + k] = y[v];
     }
     solve_settings<pi_controller> s;
-    s.t_end = 2;
-    s.dt = 2.0 / 256;
+    s.t_end = 1;
+    s.dt = 1.0 / 256;
     s.atol = s.rtol = {1e-5};
     return solver<S, Algorithm, pi_controller>{}.solve({n, states, forcing}, s,
                                                        backends::cuda{.block_size = block_size});
 }
 }  // namespace
 
-TEST_CASE("cuda: tsit5 on 8 and 32 lanes against one thread, within the tolerance") {
+TEST_CASE("cuda: tsit5 on 8 and 32 lanes as accurate as one thread") {
+    // The float solutions differ at the tolerance's level (float's rounding of two step
+    // sequences), so each is measured against a double one-thread solve on the host at
+    // 1e-10: the lanes' error is at most twice one thread's.
     const batch_result<float> one = lorenz96_sweep<tsit5>();
+    using D = catalogue::lorenz96<double>;
+    const std::size_t n = one.statuses.size();
+    std::vector<double> states(D::n_states * n), forcing(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        forcing[k] = k == 500 ? std::nan("") : 1 + 3.0 * double(k) / double(n);
+        const state_t<D> y = start<D>();
+        for (int v = 0; v < D::n_states; ++v) states[std::size_t(v) * n + k] = y[v];
+    }
+    solve_settings<pi_controller> s;
+    s.t_end = 1;
+    s.dt = 1.0 / 256;
+    s.atol = s.rtol = {1e-10};
+    const batch_result<double> reference =
+        solver<D, tsit5, pi_controller>{}.solve({n, states, forcing}, s, backends::host{});
+    const auto error = [&](const batch_result<float>& r) {
+        double worst = 0;
+        for (std::size_t k = 0; k < r.final_states.size(); ++k)
+            if (std::isfinite(reference.final_states[k]))
+                worst = std::max(worst, std::fabs(r.final_states[k] - reference.final_states[k]) /
+                                            (1 + std::fabs(reference.final_states[k])));
+        return worst;
+    };
+    const double one_error = error(one);
+    CHECK(one_error < 1e-3);
     for (const batch_result<float>& lanes :
          {lorenz96_sweep<on_lanes<tsit5, 8>>(), lorenz96_sweep<on_lanes<tsit5, 32>>(64)}) {
         REQUIRE(lanes.kernel.has_value());
         CHECK(lanes.kernel->local_bytes == 0);
         CHECK(lanes.statuses == one.statuses);
         CHECK(lanes.statuses[500] == status::nonfinite_input);
-        for (std::size_t k = 0; k < one.final_states.size(); ++k) {
-            if (!std::isfinite(one.final_states[k])) continue;
-            CHECK(std::fabs(lanes.final_states[k] - one.final_states[k]) <=
-                  1e-3f * (1 + std::fabs(one.final_states[k])));
-        }
+        CHECK(error(lanes) <= 2 * one_error);
     }
 }
 
