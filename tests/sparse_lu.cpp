@@ -367,6 +367,7 @@ struct two_lanes {  // a lane_group's type, for the choice alone
     T broadcast(T, int) const;
     template <class T>
     T exchange(T, int) const;
+    void sync() const;
 };
 using pollution_f = catalogue::pollution<float>;
 static_assert(std::is_same_v<iteration_lu<float, 20, right_hand_side<pollution_f>, single_lane>,
