@@ -1,12 +1,14 @@
 // Explicit methods with the state dealt out over lanes (on_lanes<tsit5, G>,
 // loop/lane_system.hpp) against one thread per trajectory, measured in one run: Lorenz 96
-// at 128 sites (generated here), Tsit5 with a PI controller, float32, final states only.
-// F = linspace(0, 16, N), x_i = F with x_0 raised by 0.01, t in [0, 10], atol = rtol =
-// 1e-5, dt0 = t_end / 1024. For each mapping: the kernel's milliseconds (best of the
-// repeats), registers, local memory and block size, its ratio to one thread, and the
-// largest difference of its final states from one thread's relative to 1 + |x|.
+// at 16 to 128 sites (each generated here), Tsit5 with a PI controller, float32, final
+// states only. F = linspace(0, 16, N), x_i = F with x_0 raised by 0.01, t in [0, 10], atol =
+// rtol = 1e-5, dt0 = t_end / 1024. For each size and mapping: the kernel's milliseconds
+// (best of the repeats), registers, local memory and block size, its ratio to one thread,
+// and the largest difference of its final states from one thread's relative to 1 + |x|
+// (large where F makes the system chaotic: float solutions whose step sizes differ in the
+// last bits part).
 //
-//   lanes_bench [--log2n K] [--repeat R]
+//   lanes_bench [--log2n K] [--repeat R] [--sites 16,32,64,128]
 
 #include <algorithm>
 #include <cmath>
@@ -19,24 +21,24 @@
 #include "cubie/algorithms/explicit/tsit5.hpp"
 #include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/catalogue/lorenz96_128.hpp"
+#include "cubie/catalogue/lorenz96_16.hpp"
+#include "cubie/catalogue/lorenz96_32.hpp"
+#include "cubie/catalogue/lorenz96_64.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/solver/solver.hpp"
 #include "device_banner.cuh"
 
 namespace {
 
-using system_type = cubie::catalogue::lorenz96_128<float>;
-constexpr int sites = system_type::n_states;
-
 struct run {
     double milliseconds = 1e300;
     cubie::batch_result<float> result;
 };
 
-template <class Algorithm>
+template <class System, class Algorithm>
 run measure(const cubie::batch_inputs<float>& inputs,
             const cubie::solve_settings<cubie::pi_controller>& s, int repeat) {
-    const cubie::solver<system_type, Algorithm, cubie::pi_controller> solver;
+    const cubie::solver<System, Algorithm, cubie::pi_controller> solver;
     run r;
     for (int k = 0; k <= repeat; ++k) {  // the first solve warms up
         cubie::batch_result<float> result = solver.solve(inputs, s, cubie::backends::cuda{});
@@ -46,7 +48,7 @@ run measure(const cubie::batch_inputs<float>& inputs,
     return r;
 }
 
-void report(const char* name, const run& r, const run& one) {
+void report(int sites, const char* name, const run& r, const run& one) {
     double worst = 0;
     std::size_t differing_status = 0;
     const std::size_t n = r.result.statuses.size();
@@ -57,25 +59,17 @@ void report(const char* name, const run& r, const run& one) {
         if (std::isfinite(b)) worst = std::max(worst, std::fabs(a - b) / (1 + std::fabs(b)));
     }
     const cubie::kernel_report& kr = *r.result.kernel;
-    std::printf(
-        "%-22s %9.3f ms  ratio %5.2f  regs %3d  local %5zu B  block %4d  "
-        "max diff %.2e  statuses differing %zu\n",
-        name, r.milliseconds, one.milliseconds / r.milliseconds, kr.registers,
-        static_cast<std::size_t>(kr.local_bytes), kr.block_size, worst, differing_status);
+    std::printf("%4d sites  %-20s %9.3f ms  ratio %5.2f  regs %3d  local %5zu B  block %4d  "
+                "max diff %.2e  statuses differing %zu\n",
+                sites, name, r.milliseconds, one.milliseconds / r.milliseconds, kr.registers,
+                static_cast<std::size_t>(kr.local_bytes), kr.block_size, worst,
+                differing_status);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    int log2n = 17, repeat = 3;
-    for (int a = 1; a + 1 < argc; a += 2) {
-        if (!std::strcmp(argv[a], "--log2n"))
-            log2n = std::atoi(argv[a + 1]);
-        else if (!std::strcmp(argv[a], "--repeat"))
-            repeat = std::atoi(argv[a + 1]);
-    }
-    bench::print_device_banner();
-    const std::size_t n = std::size_t{1} << log2n;
+/// Every mapping on System, against one thread.
+template <class System>
+void measure_sites(std::size_t n, int repeat) {
+    constexpr int sites = System::n_states;
     std::vector<float> states(sites * n), forcing(n);
     for (std::size_t k = 0; k < n; ++k) {
         forcing[k] = float(16.0 * double(k) / double(n - 1));
@@ -87,17 +81,43 @@ int main(int argc, char** argv) {
     s.dt = 10.0 / 1024;
     s.atol = s.rtol = {1e-5};
     s.max_steps = 1000000;
-    std::printf(
-        "Lorenz 96, %d sites, N = 2^%d, float32, tsit5 + PI, atol = rtol = 1e-5, "
-        "t in [0, 10], final states, best of %d\n",
-        sites, log2n, repeat);
     const cubie::batch_inputs<float> inputs{n, states, forcing};
-    const run one = measure<cubie::tsit5>(inputs, s, repeat);
-    report("one thread", one, one);
-    report("on_lanes<tsit5, 8>", measure<cubie::on_lanes<cubie::tsit5, 8>>(inputs, s, repeat), one);
-    report("on_lanes<tsit5, 16>", measure<cubie::on_lanes<cubie::tsit5, 16>>(inputs, s, repeat),
+    using cubie::on_lanes;
+    using cubie::tsit5;
+    const run one = measure<System, tsit5>(inputs, s, repeat);
+    report(sites, "one thread", one, one);
+    report(sites, "on_lanes<tsit5, 4>", measure<System, on_lanes<tsit5, 4>>(inputs, s, repeat),
            one);
-    report("on_lanes<tsit5, 32>", measure<cubie::on_lanes<cubie::tsit5, 32>>(inputs, s, repeat),
+    report(sites, "on_lanes<tsit5, 8>", measure<System, on_lanes<tsit5, 8>>(inputs, s, repeat),
            one);
+    report(sites, "on_lanes<tsit5, 16>", measure<System, on_lanes<tsit5, 16>>(inputs, s, repeat),
+           one);
+    report(sites, "on_lanes<tsit5, 32>", measure<System, on_lanes<tsit5, 32>>(inputs, s, repeat),
+           one);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int log2n = 17, repeat = 3;
+    std::string sites = "16,32,64,128";
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (!std::strcmp(argv[a], "--log2n")) log2n = std::atoi(argv[a + 1]);
+        else if (!std::strcmp(argv[a], "--repeat")) repeat = std::atoi(argv[a + 1]);
+        else if (!std::strcmp(argv[a], "--sites")) sites = argv[a + 1];
+    }
+    bench::print_device_banner();
+    std::printf("Lorenz 96, N = 2^%d, float32, tsit5 + PI, atol = rtol = 1e-5, t in [0, 10], "
+                "final states, best of %d\n",
+                log2n, repeat);
+    const std::size_t n = std::size_t{1} << log2n;
+    const auto wanted = [&](int count) {
+        return ("," + sites + ",").find("," + std::to_string(count) + ",") != std::string::npos;
+    };
+    using namespace cubie::catalogue;
+    if (wanted(16)) measure_sites<lorenz96_16<float>>(n, repeat);
+    if (wanted(32)) measure_sites<lorenz96_32<float>>(n, repeat);
+    if (wanted(64)) measure_sites<lorenz96_64<float>>(n, repeat);
+    if (wanted(128)) measure_sites<lorenz96_128<float>>(n, repeat);
     return 0;
 }

@@ -198,68 +198,74 @@ TEST_CASE("on_lanes takes explicit methods: the state dealt out, the host unchan
 #if defined(__CUDACC__)
 namespace {
 /// A sweep of Lorenz 96's forcing over [1, 4], short of chaos (and one NaN), solved with
-/// Algorithm.
-template <class Algorithm>
-batch_result<float> lorenz96_sweep(int block_size = 0) {
-    using S = catalogue::lorenz96<float>;
+/// Algorithm at tolerance `tol`, saving the states and counters every 0.1.
+template <class T, class Algorithm, class Backend>
+batch_result<T> lorenz96_sweep(double tol, const Backend& backend) {
+    using S = catalogue::lorenz96<T>;
     const std::size_t n = 1000;
-    std::vector<float> states(S::n_states * n), forcing(n);
+    std::vector<T> states(S::n_states * n), forcing(n);
     for (std::size_t k = 0; k < n; ++k) {
-        forcing[k] = k == 500 ? std::nanf("") : float(1 + 3.0 * double(k) / double(n));
+        forcing[k] = k == 500 ? T(std::nan("")) : T(1 + 3.0 * double(k) / double(n));
         const state_t<S> y = start<S>();
         for (int v = 0; v < S::n_states; ++v) states[std::size_t(v) * n + k] = y[v];
     }
     solve_settings<pi_controller> s;
     s.t_end = 1;
     s.dt = 1.0 / 256;
-    s.atol = s.rtol = {1e-5};
-    return solver<S, Algorithm, pi_controller>{}.solve({n, states, forcing}, s,
-                                                       backends::cuda{.block_size = block_size});
+    s.atol = s.rtol = {tol};
+    s.save_every = 0.1;
+    return solver<S, Algorithm, pi_controller, save_state, save_counters>{}.solve(
+        {n, states, forcing}, s, backend);
+}
+
+template <class Algorithm>
+batch_result<float> on_device(int block_size = 0) {
+    return lorenz96_sweep<float, Algorithm>(1e-5, backends::cuda{.block_size = block_size});
 }
 }  // namespace
 
-TEST_CASE("cuda: tsit5 on 8 and 32 lanes as accurate as one thread") {
+TEST_CASE("cuda: tsit5 on 8 and 32 lanes as accurate as one thread, saves and counters too") {
     // The float solutions differ at the tolerance's level (float's rounding of two step
     // sequences), so each is measured against a double one-thread solve on the host at
-    // 1e-10: the lanes' error is at most twice one thread's.
-    const batch_result<float> one = lorenz96_sweep<tsit5>();
-    using D = catalogue::lorenz96<double>;
-    const std::size_t n = one.statuses.size();
-    std::vector<double> states(D::n_states * n), forcing(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        forcing[k] = k == 500 ? std::nan("") : 1 + 3.0 * double(k) / double(n);
-        const state_t<D> y = start<D>();
-        for (int v = 0; v < D::n_states; ++v) states[std::size_t(v) * n + k] = y[v];
-    }
-    solve_settings<pi_controller> s;
-    s.t_end = 1;
-    s.dt = 1.0 / 256;
-    s.atol = s.rtol = {1e-10};
-    const batch_result<double> reference =
-        solver<D, tsit5, pi_controller>{}.solve({n, states, forcing}, s, backends::host{});
-    const auto error = [&](const batch_result<float>& r) {
+    // 1e-10: the lanes' error is at most twice one thread's, at the end and at every save.
+    const batch_result<float> one = on_device<tsit5>();
+    const batch_result<double> reference = lorenz96_sweep<double, tsit5>(1e-10, backends::host{});
+    const auto error = [&](const host_array<float>& values, const host_array<double>& exact) {
+        REQUIRE(values.size() == exact.size());
         double worst = 0;
-        for (std::size_t k = 0; k < r.final_states.size(); ++k)
-            if (std::isfinite(reference.final_states[k]))
-                worst = std::max(worst, std::fabs(r.final_states[k] - reference.final_states[k]) /
-                                            (1 + std::fabs(reference.final_states[k])));
+        for (std::size_t k = 0; k < values.size(); ++k)
+            if (std::isfinite(exact[k]))
+                worst =
+                    std::max(worst, std::fabs(values[k] - exact[k]) / (1 + std::fabs(exact[k])));
         return worst;
     };
-    const double one_error = error(one);
+    const double one_error = error(one.final_states, reference.final_states);
+    const double one_saves_error = error(one.saved, reference.saved);
     CHECK(one_error < 1e-3);
+    CHECK(one_saves_error < 1e-3);
+    const std::size_t n = one.statuses.size();
     for (const batch_result<float>& lanes :
-         {lorenz96_sweep<on_lanes<tsit5, 8>>(), lorenz96_sweep<on_lanes<tsit5, 32>>(64)}) {
+         {on_device<on_lanes<tsit5, 8>>(), on_device<on_lanes<tsit5, 32>>(64)}) {
         REQUIRE(lanes.kernel.has_value());
         CHECK(lanes.kernel->local_bytes == 0);
         CHECK(lanes.statuses == one.statuses);
         CHECK(lanes.statuses[500] == status::nonfinite_input);
-        CHECK(error(lanes) <= 2 * one_error);
+        CHECK(error(lanes.final_states, reference.final_states) <= 2 * one_error);
+        CHECK(error(lanes.saved, reference.saved) <= 2 * one_saves_error);
+        CHECK(std::isnan(lanes.saved[500]));  // never reached: NaN
+        // The counters saved between saves add up to the trajectory's steps.
+        for (std::size_t k = 0; k < n; k += 97) {
+            std::uint32_t accepted = 0;
+            for (std::size_t save = 0; save < lanes.n_saves(); ++save)
+                accepted += lanes.saved_counters[save * 2 * n + k];
+            CHECK(accepted == lanes.accepted_steps[k]);
+        }
     }
 }
 
 TEST_CASE("cuda: a block size past the dealt-out kernel's limit is refused before any work") {
     using tiles_of_32 = on_lanes<tsit5, 32>;
-    CHECK_THROWS_WITH_AS(lorenz96_sweep<tiles_of_32>(512),
+    CHECK_THROWS_WITH_AS(on_device<tiles_of_32>(512),
                          doctest::Contains("backends::cuda::block_size"), std::invalid_argument);
 }
 #endif

@@ -26,8 +26,8 @@
 // for them alone; the loop and controller run on each lane's share, with the error norm
 // and the finiteness checks taken over the lanes. Lorenz 96 at 128 sites on 32 lanes holds
 // 4 values of each vector per lane, where one thread spills all 128. The batch kernel
-// (backends/cuda.hpp) gives each tile its shared memory; such a solve records final
-// states only.
+// (backends/cuda.hpp) gives each tile its shared memory; such a solve saves states and
+// counters, but takes no summaries, observables or events, which need the whole state.
 //
 // The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
 // changes nothing there. On the device every lane of a tile stores the same outputs.

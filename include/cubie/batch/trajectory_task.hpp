@@ -210,12 +210,9 @@ struct trajectory_task {
 #if defined(__CUDACC__)
     /// Trajectory i on the calling thread's tile of lanes, the state dealt out over them
     /// (loop/lane_system.hpp), `whole` the tile's shared_values values of shared memory:
-    /// each lane loads and stores its own components; the status and counts, the same on
-    /// every lane, are stored by the first.
+    /// each lane loads, saves and stores its own components; the status and counts, the
+    /// same on every lane, are stored by the first.
     __device__ void on_lanes(std::size_t i, T* whole) const requires deals_out_state<Algorithm> {
-        static_assert(!layout::records && !layout::watches,
-                      "an explicit method on several lanes records final states only: save, "
-                      "summarise and watch events with on_lanes<Method, 1>");
         using group = tile_lanes<lanes>;
         using shared_system = lane_system<System, group>;
         using method = typename unmapped<Algorithm>::type;
@@ -231,8 +228,24 @@ struct trajectory_task {
         CUBIE_UNROLL
         for (int v = 0; v < System::n_parameters; ++v) p[v] = parameters(v, i);
         step_counters counters{};
-        const status result = integrate<method, Controller>(
-            sys, lane_settings<group, method>(settings, lane), y, p, counters);
+        const auto s = lane_settings<group, method>(settings, lane);
+        status result;
+        if constexpr (layout::records) {
+            const auto targets = lane_targets<shared_system>(outputs, lane);
+            if constexpr (Controller::adaptive) {
+                output_recorder<output_schedule::by_time, shared_system, Outputs...> recorder(
+                    targets, i);
+                result = integrate<method, Controller>(sys, s, y, p, counters, recorder);
+            } else {
+                output_recorder<output_schedule::by_step, shared_system, Outputs...> recorder(
+                    targets, i, settings.fixed_steps);
+                result = integrate<method, Controller>(sys, s, y, p, counters, recorder);
+            }
+        } else {
+            static_assert(!layout::watches, "with the state dealt out over lanes a solve "
+                                            "watches no events (take on_lanes<Method, 1>)");
+            result = integrate<method, Controller>(sys, s, y, p, counters);
+        }
         CUBIE_UNROLL
         for (int m = 0; m < shared_system::slots; ++m) {
             const int v = shared_system::component(lane, m);

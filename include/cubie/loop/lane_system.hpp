@@ -13,6 +13,10 @@
 //                                   components by the system's rhs_at (generated)
 //   lane_settings(s, lane)          a solve's settings as the lane takes them: its
 //                                   components' tolerances
+//   lane_targets(targets, lane)     a solve's output targets as the lane records into
+//                                   them: the rows of its components (saved states and
+//                                   counters; summaries, observables and events need the
+//                                   whole state at once and are not taken)
 //
 // The method, controller and loop run unchanged on a lane's share, every lane taking the
 // same steps: their decisions depend only on the norm and finiteness, which every lane
@@ -25,6 +29,7 @@
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/lane_group.hpp"
 #include "cubie/loop/integration_settings.hpp"
+#include "cubie/outputs/output_recorder.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
@@ -115,6 +120,33 @@ CUBIE_HD integration_settings<Method, Controller, lane_system<System, Group>> la
         const int v = shared::component(lane, m);
         mine.tol.atol[m] = v < System::n_states ? s.tol.atol[v] : typename System::value_type(1);
         mine.tol.rtol[m] = v < System::n_states ? s.tol.rtol[v] : typename System::value_type(0);
+    }
+    return mine;
+}
+
+/// The output targets of System's solve as lane `lane` of Shared (a lane_system) records
+/// into them: its components' rows of the saved states, the saves' grid and counters as
+/// they are (every lane writes the same counts).
+template <class Shared, ode_system System, class... Outputs>
+CUBIE_HD output_targets<Shared, Outputs...> lane_targets(
+    const output_targets<System, Outputs...>& whole, int lane) {
+    using layout = output_layout<System, Outputs...>;
+    static_assert(!layout::summarises && !layout::saves_observables && !layout::watches,
+                  "with the state dealt out over lanes a solve saves states and counters: "
+                  "summaries, observables and events need the whole state (take "
+                  "on_lanes<Method, 1>)");
+    output_targets<Shared, Outputs...> mine;
+    mine.saves = whole.saves;
+    mine.rows_per_save = whole.rows_per_save;
+    mine.saved = whole.saved;
+    mine.save_offset = whole.save_offset;
+    mine.states_in_order = false;  // a lane's components are lanes apart
+    mine.saved_counters = whole.saved_counters;
+    CUBIE_UNROLL
+    for (int m = 0; m < Shared::slots; ++m) {
+        const int v = Shared::component(lane, m);
+        mine.state_row[m] = v < System::n_states ? whole.state_row[v] : -1;
+        mine.state_offset[m] = v < System::n_states ? whole.state_offset[v] : -1;
     }
     return mine;
 }
