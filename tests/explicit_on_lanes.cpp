@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
@@ -164,6 +165,35 @@ TEST_CASE("a trajectory that fails on lanes ends alike on every lane") {
     }
 }
 #endif
+
+namespace {
+/// 64 states decaying on their own, with a component form: large enough for the automatic
+/// mapping to deal the state out.
+template <class T>
+struct decay64 {
+    using value_type = T;
+    static constexpr int n_states = 64, n_parameters = 0, n_observables = 0, n_drivers = 0;
+    void rhs(T, const state_t<decay64>& y, const parameters_t<decay64>&, const drivers_t<decay64>&,
+             state_t<decay64>& dydt) const {
+        for (int i = 0; i < n_states; ++i) dydt[i] = -y[i];
+    }
+    template <class State>
+    T rhs_at(int i, T, const State& y, const parameters_t<decay64>&,
+             const drivers_t<decay64>&) const {
+        return -y[i];
+    }
+};
+}  // namespace
+
+TEST_CASE("the automatic mapping deals the state out from 64 states, where outputs allow") {
+    static_assert(has_rhs_at<decay64<float>> && has_rhs_at<catalogue::lorenz96<float>>);
+    static_assert(std::is_same_v<mapped_algorithm<decay64<float>, tsit5>, on_lanes<tsit5, 32>>);
+    static_assert(std::is_same_v<mapped_algorithm<decay64<float>, tsit5, false>, tsit5>);
+    static_assert(std::is_same_v<mapped_algorithm<decay64<float>, on_lanes<tsit5, 8>, false>,
+                                 on_lanes<tsit5, 8>>);
+    static_assert(std::is_same_v<mapped_algorithm<catalogue::lorenz96<float>, tsit5>, tsit5>);
+    CHECK(dealt_out_from_states == 64);
+}
 
 TEST_CASE("on_lanes takes explicit methods: the state dealt out, the host unchanged") {
     static_assert(deals_out_state<on_lanes<tsit5, 32>>);

@@ -7,6 +7,8 @@
 //   kvaerno5                      one thread per trajectory (DIRK: lanes only when named)
 //   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
+//   tsit5                         one thread per trajectory, or 32 lanes with the state dealt
+//                                 out from 64 states (mapped_algorithm below)
 //   on_lanes<tsit5, 32>           32 lanes per trajectory, each holding 1/32 of the state
 //
 // Under G lanes (the cooperative mapping) the lanes of a tile (linear/lane_group.hpp) run
@@ -45,6 +47,7 @@
 #include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/lane_group.hpp"
+#include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
 
@@ -138,19 +141,31 @@ constexpr int automatic_lanes(int n_states) {
     return lanes;
 }
 
+/// From how many states an explicit method deals the state out over a warp's 32 lanes
+/// when the mapping is not given: from 64, the loop's four state vectors alone fill one
+/// thread's 255 registers. Measured with Tsit5 on Lorenz 96 (H200, float, 2^17 trajectories,
+/// bench/RESULTS.md): at 64 sites 32 lanes took 13.6 ms against one thread's 35.7 (2,344 B
+/// of local memory), at 128 sites 24.3 against 220.5; at 16 and 32 sites one thread, which
+/// does not spill there, was 2.3 to 4 times as fast as any tile. 32 lanes were the fastest
+/// tile at every size; nothing between 32 and 64 states was measured.
+inline constexpr int dealt_out_from_states = 64;
+
 namespace detail {
-template <class System, class Algorithm>
+template <class System, class Algorithm, bool DealsOut>
 struct mapped {
     static constexpr int lanes = [] {
         if constexpr (lanes_by_default<Algorithm>())
             return factored_in_pattern<System> ? 1 : automatic_lanes(System::n_states);
+        else if constexpr (DealsOut && !is_implicit<Algorithm>() && has_rhs_at<System> &&
+                           System::n_states >= dealt_out_from_states)
+            return 32;
         else
             return 1;
     }();
     using type = cuda::std::conditional_t<(lanes > 1), on_lanes<Algorithm, lanes>, Algorithm>;
 };
-template <class System, class Algorithm, int Lanes>
-struct mapped<System, on_lanes<Algorithm, Lanes>> {
+template <class System, class Algorithm, int Lanes, bool DealsOut>
+struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut> {
     using type = on_lanes<Algorithm, Lanes>;
 };
 }  // namespace detail
@@ -159,8 +174,10 @@ struct mapped<System, on_lanes<Algorithm, Lanes>> {
 /// (on_lanes), else under the automatic one: automatic_lanes for the methods that take
 /// lanes by default, one thread for the others and for systems whose iteration matrices
 /// are factored in their sparsity pattern (linear/iteration_lu.hpp), whose factors fit a
-/// thread's registers.
-template <class System, class Algorithm>
-using mapped_algorithm = typename detail::mapped<System, Algorithm>::type;
+/// thread's registers; explicit methods on 32 lanes with the state dealt out from
+/// dealt_out_from_states states where the system has rhs_at and the outputs allow it
+/// (`DealsOut`: no summaries, observables or events, which need the whole state).
+template <class System, class Algorithm, bool DealsOut = true>
+using mapped_algorithm = typename detail::mapped<System, Algorithm, DealsOut>::type;
 
 }  // namespace cubie

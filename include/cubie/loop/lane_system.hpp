@@ -34,14 +34,6 @@
 
 namespace cubie {
 
-/// A system that can give one component of dy/dt, from a state read by index.
-template <class S>
-concept has_rhs_at = ode_system<S> &&
-    requires(const S& sys, typename S::value_type t, const typename S::value_type* y,
-             const parameters_t<S>& p, const drivers_t<S>& d) {
-    { sys.rhs_at(0, t, y, p, d) } -> std::same_as<typename S::value_type>;
-};
-
 template <class T, int Slots, int N, class Group>
 struct lane_state : vector<T, Slots> {
     using slots_type = vector<T, Slots>;

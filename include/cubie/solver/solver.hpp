@@ -190,8 +190,12 @@ public:
 
 private:
     /// The method as the batch takes it: on as many lanes per trajectory as its mapping
-    /// gives (algorithms/on_lanes.hpp).
-    using mapped = mapped_algorithm<System, Algorithm>;
+    /// gives (algorithms/on_lanes.hpp), the state dealt out only where no output needs it
+    /// whole.
+    using output_needs = output_layout<System, Outputs...>;
+    using mapped = mapped_algorithm<System, Algorithm,
+                                    !output_needs::summarises && !output_needs::saves_observables &&
+                                        !output_needs::watches>;
     using task_type = trajectory_task<mapped, Controller, System, Outputs...>;
 
     /// The per-trajectory work and the outputs' plan, from validated settings and inputs

@@ -55,6 +55,16 @@ concept ode_system = std::floating_point<typename S::value_type> &&(S::n_states 
     sys.rhs(t, y, p, d, dydt);
 };
 
+/// A system that gives one component of dy/dt alone, from a state read by index (the
+/// generator writes rhs_at): what a lane evaluates when an explicit method deals the state
+/// out over lanes (loop/lane_system.hpp).
+template <class S>
+concept has_rhs_at = ode_system<S> &&
+    requires(const S& sys, typename S::value_type t, const typename S::value_type* y,
+             const parameters_t<S>& p, const drivers_t<S>& d) {
+    { sys.rhs_at(0, t, y, p, d) } -> std::same_as<typename S::value_type>;
+};
+
 template <class S>
 concept has_observables = ode_system<S> &&
     requires(const S& sys, typename S::value_type t, const state_t<S>& y, const parameters_t<S>& p,
