@@ -8,7 +8,8 @@
 //   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
 //   tsit5                         one thread per trajectory, or 32 lanes with the state dealt
-//                                 out from 64 states (mapped_algorithm below)
+//                                 out for larger systems (Lorenz 96 from 64 sites: mapped_
+//                                 algorithm below)
 //   on_lanes<tsit5, 32>           32 lanes per trajectory, each holding 1/32 of the state
 //
 // Under G lanes (the cooperative mapping) the lanes of a tile (linear/lane_group.hpp) run
@@ -141,14 +142,25 @@ constexpr int automatic_lanes(int n_states) {
     return lanes;
 }
 
-/// From how many states an explicit method deals the state out over a warp's 32 lanes
-/// when the mapping is not given: from 64, the loop's four state vectors alone fill one
-/// thread's 255 registers. Measured with Tsit5 on Lorenz 96 (H200, float, 2^17 trajectories,
-/// bench/RESULTS.md): at 64 sites 32 lanes took 13.6 ms against one thread's 35.7 (2,344 B
-/// of local memory), at 128 sites 24.3 against 220.5; at 16 and 32 sites one thread, which
-/// does not spill there, was 2.3 to 4 times as fast as any tile. 32 lanes were the fastest
-/// tile at every size; nothing between 32 and 64 states was measured.
-inline constexpr int dealt_out_from_states = 64;
+/// The state-sized vectors an explicit method's one-thread step keeps: its stages, and the
+/// loop's y, f(y), y_new and f(y_new).
+template <class Algorithm>
+constexpr int state_vectors_of() {
+    if constexpr (requires { Algorithm::stages; })
+        return Algorithm::stages + 4;
+    else
+        return 4;
+}
+
+/// Past how many values of those vectors (n_states times state_vectors_of) an explicit
+/// method deals the state out over a warp's 32 lanes when the mapping is not given: about
+/// 2.5 times a thread's 255 registers. Measured on Lorenz 96 (H200, float, 2^17
+/// trajectories, bench/RESULTS.md): RK4 at 64 sites (512 values, 56 B of local memory) ran
+/// 3.2 times as fast on one thread, Tsit5 at 64 sites (704 values, 2,344 B) 2.6 times as
+/// fast on 32 lanes; at 128 sites 32 lanes took RK4 1.8 and Tsit5 9.1 times as fast, and
+/// at 16 and 32 sites one thread, which does not spill there, was 2.3 to 12 times as fast
+/// as any tile. 32 lanes were the fastest tile wherever a tile won.
+inline constexpr int dealt_out_past_values = 640;
 
 namespace detail {
 template <class System, class Algorithm, bool DealsOut>
@@ -157,7 +169,8 @@ struct mapped {
         if constexpr (lanes_by_default<Algorithm>())
             return factored_in_pattern<System> ? 1 : automatic_lanes(System::n_states);
         else if constexpr (DealsOut && !is_implicit<Algorithm>() && has_rhs_at<System> &&
-                           System::n_states >= dealt_out_from_states)
+                           System::n_states * state_vectors_of<Algorithm>() >
+                               dealt_out_past_values)
             return 32;
         else
             return 1;
@@ -174,9 +187,9 @@ struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut> {
 /// (on_lanes), else under the automatic one: automatic_lanes for the methods that take
 /// lanes by default, one thread for the others and for systems whose iteration matrices
 /// are factored in their sparsity pattern (linear/iteration_lu.hpp), whose factors fit a
-/// thread's registers; explicit methods on 32 lanes with the state dealt out from
-/// dealt_out_from_states states where the system has rhs_at and the outputs allow it
-/// (`DealsOut`: no summaries, observables or events, which need the whole state).
+/// thread's registers; explicit methods on 32 lanes with the state dealt out past
+/// dealt_out_past_values where the system has rhs_at and the outputs allow it (`DealsOut`:
+/// no summaries, observables or events, which need the whole state).
 template <class System, class Algorithm, bool DealsOut = true>
 using mapped_algorithm = typename detail::mapped<System, Algorithm, DealsOut>::type;
 
