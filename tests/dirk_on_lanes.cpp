@@ -6,6 +6,9 @@
 
 #include <doctest/doctest.h>
 
+#include <type_traits>
+#include <utility>
+
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/dirk/sdirk3.hpp"
 #include "cubie/algorithms/on_lanes.hpp"
@@ -15,6 +18,31 @@
 
 using namespace cubie;
 using namespace cubie::testing;
+
+namespace {
+/// kvaerno5 whose one-lane step_with_error, constrained as dirk's is, returns double: the
+/// type a call through on_lanes returns says whose step it took.
+struct one_lane_says_so : kvaerno5 {
+    template <class F, class State, int N, class T = typename F::value_type>
+    requires(N > 0) static double step_with_error(const F&, T, T, const State&, const State&,
+                                                  State&, State&, const tolerances<T, N>&,
+                                                  implicit_step_report&);
+};
+}  // namespace
+
+// on_lanes takes a cooperative method's steps itself, whatever their constraints: a base
+// member brought in beside its own, with another constraint, won the call, and kvaerno5 on
+// 8 lanes ran the one-lane step on every lane.
+using says_so_on_lanes = on_lanes<one_lane_says_so, 8>;
+static_assert(
+    std::is_same_v<
+        decltype(says_so_on_lanes::step_with_error(
+            std::declval<const right_hand_side<pollution<float>>&>(), 0.f, 0.f,
+            std::declval<const state_t<pollution<float>>&>(),
+            std::declval<const state_t<pollution<float>>&>(),
+            std::declval<state_t<pollution<float>>&>(), std::declval<state_t<pollution<float>>&>(),
+            std::declval<const tolerances<float, 20>&>(), std::declval<implicit_step_report&>())),
+        float>);
 
 #if !defined(__CUDACC__)
 TEST_CASE_TEMPLATE("kvaerno5 on 4 and 8 lanes, sdirk3 on 8: Newton iterations bit for bit", T,

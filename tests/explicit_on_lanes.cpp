@@ -296,6 +296,52 @@ TEST_CASE("cuda: tsit5 on 8 and 32 lanes as accurate as one thread, saves and co
     }
 }
 
+namespace {
+/// Pleiades (28 states: on 8 lanes, the last 4 slots hold none) from its Bari start, the
+/// first star's mass over [0.9, 1.1] of its own, saving every 0.1 to t = 1.
+template <class T, class Algorithm, class Backend>
+batch_result<T> pleiades_sweep(double tol, const Backend& backend) {
+    using S = catalogue::pleiades<T>;
+    const std::size_t n = 512;
+    std::vector<T> states(S::n_states * n), masses(S::n_parameters * n);
+    for (std::size_t k = 0; k < n; ++k) {
+        for (int v = 0; v < S::n_states; ++v) states[std::size_t(v) * n + k] = S::default_state[v];
+        for (int v = 0; v < S::n_parameters; ++v)
+            masses[std::size_t(v) * n + k] = S::default_parameters[v];
+        masses[k] *= T(0.9 + 0.2 * double(k) / double(n - 1));
+    }
+    solve_settings<pi_controller> s;
+    s.t_end = 1;
+    s.dt = 1.0 / 256;
+    s.atol = s.rtol = {tol};
+    s.save_every = 0.1;
+    return solver<S, Algorithm, pi_controller, save_state>{}.solve({n, states, masses}, s, backend);
+}
+}  // namespace
+
+TEST_CASE("cuda: Pleiades on 8 lanes, 4 slots past the last state, saves as accurate") {
+    const batch_result<float> one = pleiades_sweep<float, tsit5>(1e-6, backends::cuda{});
+    const batch_result<float> lanes =
+        pleiades_sweep<float, on_lanes<tsit5, 8>>(1e-6, backends::cuda{});
+    const batch_result<double> reference = pleiades_sweep<double, tsit5>(1e-12, backends::host{});
+    const auto error = [&](const host_array<float>& values, const host_array<double>& exact) {
+        REQUIRE(values.size() == exact.size());
+        double worst = 0;
+        for (std::size_t k = 0; k < values.size(); ++k)
+            worst = std::max(worst, std::fabs(values[k] - exact[k]) / (1 + std::fabs(exact[k])));
+        return worst;
+    };
+    REQUIRE(lanes.kernel.has_value());
+    CHECK(lanes.kernel->lanes_per_trajectory == 8);
+    CHECK(lanes.statuses == one.statuses);
+    CHECK(std::count(lanes.statuses.begin(), lanes.statuses.end(), status::success) ==
+          std::ptrdiff_t(lanes.statuses.size()));
+    CHECK(error(one.saved, reference.saved) < 1e-3);
+    CHECK(error(lanes.saved, reference.saved) <= 2 * error(one.saved, reference.saved));
+    CHECK(error(lanes.final_states, reference.final_states) <=
+          2 * error(one.final_states, reference.final_states));
+}
+
 TEST_CASE("cuda: a block size past the dealt-out kernel's limit is refused before any work") {
     using tiles_of_32 = on_lanes<tsit5, 32>;
     CHECK_THROWS_WITH_AS(on_device<tiles_of_32>(512),

@@ -9,7 +9,10 @@
 #include <random>
 #include <utility>
 
+#include "cubie/catalogue/bouncing_ball.hpp"
+#include "cubie/catalogue/exponential_decay.hpp"
 #include "cubie/catalogue/forced_duffing.hpp"
+#include "cubie/catalogue/harmonic_oscillator.hpp"
 #include "cubie/catalogue/hodgkin_huxley.hpp"
 #include "cubie/catalogue/lorenz.hpp"
 #include "cubie/catalogue/lorenz96.hpp"
@@ -202,7 +205,7 @@ void check_components_one_by_one() {
         state_t<S> y;
         for (int i = 0; i < S::n_states; ++i)
             y[i] = T(double(S::default_state[i]) * (1 + 0.1 * u(rng)) + 0.1 * u(rng));
-        drivers_t<S> d;
+        drivers_t<S> d{};
         for (T& value : d) value = T(u(rng));
         const parameters_t<S>& p = S::default_parameters;
         state_t<S> whole;
@@ -221,7 +224,10 @@ void check_components_in_both_precisions() {
 }
 
 TEST_CASE("rhs_at gives rhs's components one by one, bit for bit") {
+    check_components_in_both_precisions<cat::bouncing_ball>();
+    check_components_in_both_precisions<cat::exponential_decay>();
     check_components_in_both_precisions<cat::forced_duffing>();
+    check_components_in_both_precisions<cat::harmonic_oscillator>();
     check_components_in_both_precisions<cat::hodgkin_huxley>();
     check_components_in_both_precisions<cat::lorenz>();
     check_components_in_both_precisions<cat::lorenz96>();  // one shifted run around the ring

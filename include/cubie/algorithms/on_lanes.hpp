@@ -8,8 +8,8 @@
 //   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
 //   tsit5                         one thread per trajectory, or 32 lanes with the state dealt
-//                                 out for larger systems (Lorenz 96 from 64 sites: mapped_
-//                                 algorithm below)
+//                                 out for larger systems (Lorenz 96 in float from 59 sites:
+//                                 mapped_algorithm below)
 //   on_lanes<tsit5, 32>           32 lanes per trajectory, each holding 1/32 of the state
 //
 // Under G lanes (the cooperative mapping) the lanes of a tile (linear/lane_group.hpp) run
@@ -33,7 +33,8 @@
 // counters, but takes no summaries, observables or events, which need the whole state.
 //
 // The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
-// changes nothing there. On the device every lane of a tile stores the same outputs.
+// changes nothing there. On the device every lane of a cooperative method's tile stores the
+// same outputs; with the state dealt out, each lane stores its own components.
 //
 // On the device, on_lanes<Algorithm, G > 1> takes its tile from the calling thread's place
 // in its block (tile_lanes::of_this_thread): it expects the batch kernel's layout, G
@@ -71,9 +72,6 @@ constexpr bool lanes_by_default() {
 
 template <stepper Algorithm, int Lanes>
 struct on_lanes : Algorithm {
-    using Algorithm::step;  // an explicit method's steps, as the method takes them
-    using Algorithm::step_with_error;
-
     static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0,
                   "a trajectory takes 1, 2, 4, 8, 16 or 32 lanes of a warp");
     static_assert(Lanes == 1 || is_cooperative<Algorithm>() || !is_implicit<Algorithm>(),
@@ -102,6 +100,30 @@ struct on_lanes : Algorithm {
                                               dydt, y_new, dydt_new, tol, report);
 #endif
         return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, report);
+    }
+
+    // An explicit method's steps, as the method takes them: on several lanes the state is
+    // dealt out (loop/lane_system.hpp) before they are called. Forwarded rather than brought
+    // in by using-declarations, which would also bring in an implicit method's one-lane
+    // steps where their constraints differ from the ones above (dirk's), and win.
+    template <class F, class State, class T = typename F::value_type>
+    requires(!is_implicit<Algorithm>()) CUBIE_HD
+        static void step(const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+                         State& dydt_new) {
+        Algorithm::step(f, t, dt, y, dydt, y_new, dydt_new);
+    }
+    template <class F, class State, int N, class T = typename F::value_type>
+    requires(!is_implicit<Algorithm>()) CUBIE_HD static T
+        step_with_error(const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+                        State& dydt_new, const tolerances<T, N>& tol) {
+        return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol);
+    }
+    template <class F, class State, int N, class Stages, class T = typename F::value_type>
+    requires(!is_implicit<Algorithm>() &&
+             !cuda::std::is_same_v<Stages, implicit_step_report>) CUBIE_HD static T
+        step_with_error(const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+                        State& dydt_new, const tolerances<T, N>& tol, Stages& k) {
+        return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, k);
     }
 };
 
@@ -152,14 +174,15 @@ constexpr int state_vectors_of() {
         return 4;
 }
 
-/// Past how many values of those vectors (n_states times state_vectors_of) an explicit
-/// method deals the state out over a warp's 32 lanes when the mapping is not given: about
-/// 2.5 times a thread's 255 registers. Measured on Lorenz 96 (H200, float, 2^17
-/// trajectories, bench/RESULTS.md): RK4 at 64 sites (512 values, 56 B of local memory) ran
-/// 3.2 times as fast on one thread, Tsit5 at 64 sites (704 values, 2,344 B) 2.6 times as
-/// fast on 32 lanes; at 128 sites 32 lanes took RK4 1.8 and Tsit5 9.1 times as fast, and
-/// at 16 and 32 sites one thread, which does not spill there, was 2.3 to 12 times as fast
-/// as any tile. 32 lanes were the fastest tile wherever a tile won.
+/// Past how many registers' worth of those vectors (n_states times state_vectors_of, twice
+/// that in double) an explicit method deals the state out over a warp's 32 lanes when the
+/// mapping is not given: about 2.5 times a thread's 255 registers. Measured in float (the
+/// double rule counts each value's two registers, not measured). Measured on Lorenz 96 (H200,
+/// float, 2^17 trajectories, bench/RESULTS.md): RK4 at 64 sites (512 values, 56 B of local memory)
+/// ran 3.2 times as fast on one thread, Tsit5 at 64 sites (704 values, 2,344 B) 2.6 times as fast
+/// on 32 lanes; at 128 sites 32 lanes took RK4 1.8 and Tsit5 9.1 times as fast, and at 16 and 32
+/// sites one thread, which does not spill there, was 2.3 to 12 times as fast as any tile. 32 lanes
+/// were the fastest tile wherever a tile won.
 inline constexpr int dealt_out_past_values = 640;
 
 namespace detail {
@@ -169,7 +192,8 @@ struct mapped {
         if constexpr (lanes_by_default<Algorithm>())
             return factored_in_pattern<System> ? 1 : automatic_lanes(System::n_states);
         else if constexpr (DealsOut && !is_implicit<Algorithm>() && has_rhs_at<System> &&
-                           System::n_states * state_vectors_of<Algorithm>() >
+                           System::n_states * state_vectors_of<Algorithm>() *
+                                   int(sizeof(typename System::value_type) / 4) >
                                dealt_out_past_values)
             return 32;
         else

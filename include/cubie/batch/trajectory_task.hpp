@@ -73,7 +73,8 @@ struct trajectory_task {
     using system_type = System;
     using layout = output_layout<System, Outputs...>;
     /// Threads per trajectory on the device (algorithms/on_lanes.hpp): consecutive ones,
-    /// each running operator() for the same index and storing the same outputs.
+    /// each running operator() for the same index and storing the same outputs, or each
+    /// running on_lanes() with its share of the state and storing its own components.
     static constexpr int lanes = lanes_per_trajectory<Algorithm>;
     /// Values of shared memory a tile of lanes holds its trajectory's whole state in, where
     /// the method deals the state out over them (loop/lane_system.hpp); else 0.
@@ -213,6 +214,9 @@ struct trajectory_task {
     /// each lane loads, saves and stores its own components; the status and counts, the
     /// same on every lane, are stored by the first.
     __device__ void on_lanes(std::size_t i, T* whole) const requires deals_out_state<Algorithm> {
+        static_assert(has_rhs_at<System>,
+                      "an explicit method on several lanes evaluates the system component by "
+                      "component: the system needs rhs_at (generated systems have it)");
         using group = tile_lanes<lanes>;
         using shared_system = lane_system<System, group>;
         using method = typename unmapped<Algorithm>::type;
@@ -242,8 +246,9 @@ struct trajectory_task {
                 result = integrate<method, Controller>(sys, s, y, p, counters, recorder);
             }
         } else {
-            static_assert(!layout::watches, "with the state dealt out over lanes a solve "
-                                            "watches no events (take on_lanes<Method, 1>)");
+            static_assert(!layout::watches,
+                          "with the state dealt out over lanes a solve "
+                          "watches no events (take on_lanes<Method, 1>)");
             result = integrate<method, Controller>(sys, s, y, p, counters);
         }
         CUBIE_UNROLL

@@ -47,7 +47,6 @@ struct single_lane {
         return value;
     }
     CUBIE_HD void sync() const {}
-    CUBIE_HD static single_lane of_this_thread() { return {}; }
 };
 
 #if defined(__CUDACC__)

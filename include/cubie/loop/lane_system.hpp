@@ -21,7 +21,9 @@
 // The method, controller and loop run unchanged on a lane's share, every lane taking the
 // same steps: their decisions depend only on the norm and finiteness, which every lane
 // gets alike (a butterfly sum gives every lane the same bits, as addition commutes). The
-// results differ from one thread's by the norm's order of summation alone.
+// results differ from one thread's by the norm's order of summation, and where rhs_at's
+// branch for a run of components associates sums or products other than rhs does (not in
+// the catalogue's systems: tests/codegen/catalogue_values.cpp).
 
 #include <cuda/std/cmath>
 
@@ -50,7 +52,13 @@ struct lane_state : vector<T, Slots> {
     CUBIE_HD static bool all_lanes(bool value) { return sum_over_lanes(value ? 0 : 1) == 0; }
 };
 
-template <ode_system System, lane_group Group>
+/// The lanes of a group that each thread finds its own of (tile_lanes::of_this_thread).
+template <class Group>
+concept lane_group_of_thread = lane_group<Group> && requires {
+    { Group::of_this_thread() } -> std::same_as<Group>;
+};
+
+template <ode_system System, lane_group_of_thread Group>
 requires has_rhs_at<System>
 struct lane_system;
 
@@ -60,7 +68,7 @@ auto state_of(const lane_system<System, Group>*)
     -> lane_state<typename System::value_type, (System::n_states + Group::size - 1) / Group::size,
                   System::n_states, Group>;
 
-template <ode_system System, lane_group Group>
+template <ode_system System, lane_group_of_thread Group>
 requires has_rhs_at<System>
 struct lane_system {
     using value_type = typename System::value_type;
@@ -99,7 +107,7 @@ struct lane_system {
 /// Settings `s` of System (for Algorithm, or Algorithm on its lanes) as lane `lane` of a
 /// lane_system<System, Group> takes them for Method: its components' tolerances (slots past
 /// the last component weigh nothing: their values stay 0), the rest as they are.
-template <lane_group Group, stepper Method, stepper Algorithm, step_controller Controller,
+template <lane_group_of_thread Group, stepper Method, stepper Algorithm, step_controller Controller,
           ode_system System>
 CUBIE_HD integration_settings<Method, Controller, lane_system<System, Group>> lane_settings(
     const integration_settings<Algorithm, Controller, System>& s, int lane) {

@@ -398,11 +398,13 @@ class _Header:
                       output=[(f"cubie::state_t<{s}>&", "dydt")])
 
     def rhs_at(self):
-        """dy_i/dt of one component i, from a state read by index: the components of a
-        cooperative mapping's lane (cubie/systems/lane_system.hpp). A run of components whose
-        equations are one expression shifted along their arrays is one branch, evaluated
-        at a shifted index, so that lanes taking different components of it run together;
-        every other component is a case of its own."""
+        """dy_i/dt of one component i, from a state read by index: the components of a lane
+        when an explicit method deals the state out over lanes
+        (include/cubie/loop/lane_system.hpp). A run of components whose equations are one
+        expression shifted along their arrays is one branch, evaluated at a shifted index,
+        so that lanes taking different components of it run together: mathematically rhs's
+        component, though its sums and products may associate otherwise. Every other
+        component is a case of its own, computed with rhs's temporaries: rhs's arithmetic."""
         s = self.m.name
         runs, singles = component_runs(self.m)
         branches, used = [], set()
@@ -423,8 +425,9 @@ class _Header:
             used |= names
             cases.append((i, body))
         for line in ("dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a "
-                     "vector, or", "a lane's view of one in shared memory): the same "
-                     "arithmetic as rhs's dydt[i]."):
+                     "vector, or", "a lane's view of one in shared memory): rhs's dydt[i], "
+                     "its sums and products", "associated as rhs does except perhaps in a "
+                     "run of shifted components."):
             self.emit(f"{INDENT}/// {line}")
         self.emit(f"{INDENT}template <class State>")
         arguments = [("int", "i"), ("T", "t"), ("const State&", "y"),

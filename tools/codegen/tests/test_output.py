@@ -9,11 +9,12 @@ import shutil
 import subprocess
 
 import pytest
+import sympy
 
 from conftest import REPO, run_tool
 from cubie_codegen import __version__
 from cubie_codegen.definition import load
-from cubie_codegen.emit import cse_counts, header
+from cubie_codegen.emit import component_runs, cse_counts, header
 
 SYSTEMS = os.path.join(REPO, "systems")
 CATALOGUE = sorted(glob.glob(os.path.join(SYSTEMS, "*.toml")))
@@ -219,3 +220,36 @@ dw = "-w"
     assert "if (i >= 1 && i < 5) {" in body and "const unsigned k = static_cast<unsigned>(i - 1);" in body
     assert "y[2 + k]" in body and "y[k]" in body and "%" not in body
     assert [int(c) for c in re.findall(r"case (\d+):", body)] == [0, 5, 6]
+
+
+def _at(template, k):
+    """A run's template with its shifted reads y[first + (k + r) % size] at this k."""
+    reads = {}
+    for symbol in template.free_symbols:
+        match = re.fullmatch(r"y\[(.*)\]", symbol.name)
+        if match and "k" in match.group(1):
+            index = eval(match.group(1).replace("u", ""), {"k": k})  # integer arithmetic
+            reads[symbol] = sympy.Symbol(f"y[{index}]", real=True)
+    return template.xreplace(reads)
+
+
+def test_component_runs_are_each_components_equation(write):
+    ring = load(write("""
+[states]
+u = { size = 8, periodic = true }
+v = { size = 8, periodic = true }
+[equations]
+"du[i]" = "u[i - 1] + u[i] + u[i + 1] - v[i]"
+"dv[i]" = "u[i]*v[i + 2]"
+"""))
+    models = [ring, load(os.path.join(SYSTEMS, "lorenz96.toml"), {"N": 64}),
+              load(os.path.join(SYSTEMS, "pleiades.toml"))]
+    for model in models:
+        runs, singles = component_runs(model)
+        covered = set(singles)
+        for first, length, template, _ in runs:
+            for k in range(length):
+                assert _at(template, k) == model.rhs[first + k], (model.name, first, k)
+                covered.add(first + k)
+        assert covered == set(range(len(model.rhs)))
+    assert [(f, n) for f, n, _, _ in component_runs(ring)[0]] == [(0, 8), (8, 8)]

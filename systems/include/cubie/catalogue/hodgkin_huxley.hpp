@@ -72,7 +72,8 @@ struct hodgkin_huxley {
     }
 
     /// dy_i/dt alone, 0 <= i < n_states, from a state y that y[j] reads (a vector, or
-    /// a lane's view of one in shared memory): the same arithmetic as rhs's dydt[i].
+    /// a lane's view of one in shared memory): rhs's dydt[i], its sums and products
+    /// associated as rhs does except perhaps in a run of shifted components.
     template <class State>
     CUBIE_HD T rhs_at(int i, T, const State& y, const cubie::parameters_t<hodgkin_huxley>& p,
                       const cubie::drivers_t<hodgkin_huxley>& d) const {
