@@ -39,8 +39,8 @@ struct run {
 };
 
 template <class System, class Algorithm, class Controller>
-run measure(const cubie::batch_inputs<float>& inputs,
-            const cubie::solve_settings<Controller>& s, int repeat) {
+run measure(const cubie::batch_inputs<float>& inputs, const cubie::solve_settings<Controller>& s,
+            int repeat) {
     const cubie::solver<System, Algorithm, Controller> solver;
     run r;
     for (int k = 0; k <= repeat; ++k) {  // the first solve warms up
@@ -62,11 +62,11 @@ void report(int sites, const char* name, const run& r, const run& one) {
         if (std::isfinite(b)) worst = std::max(worst, std::fabs(a - b) / (1 + std::fabs(b)));
     }
     const cubie::kernel_report& kr = *r.result.kernel;
-    std::printf("%4d sites  %-28s %9.3f ms  ratio %5.2f  regs %3d  local %5zu B  block %4d  "
-                "max diff %.2e  statuses differing %zu\n",
-                sites, name, r.milliseconds, one.milliseconds / r.milliseconds, kr.registers,
-                static_cast<std::size_t>(kr.local_bytes), kr.block_size, worst,
-                differing_status);
+    std::printf(
+        "%4d sites  %-28s %9.3f ms  ratio %5.2f  regs %3d  local %5zu B  block %4d  "
+        "max diff %.2e  statuses differing %zu\n",
+        sites, name, r.milliseconds, one.milliseconds / r.milliseconds, kr.registers,
+        static_cast<std::size_t>(kr.local_bytes), kr.block_size, worst, differing_status);
 }
 
 /// Method (Controller) on System under one thread and each tile of lanes.
@@ -88,8 +88,8 @@ void measure_mappings(const char* method, std::size_t n, int repeat) {
     using cubie::on_lanes;
     const run one = measure<System, on_lanes<Method, 1>>(inputs, s, repeat);
     const auto name = [&](int lanes) {
-        return std::string(method) + (lanes == 1 ? ", one thread" : ", " + std::to_string(lanes) +
-                                                                        " lanes");
+        return std::string(method) +
+               (lanes == 1 ? ", one thread" : ", " + std::to_string(lanes) + " lanes");
     };
     report(sites, name(1).c_str(), one, one);
     report(sites, name(4).c_str(), measure<System, on_lanes<Method, 4>>(inputs, s, repeat), one);
@@ -112,15 +112,20 @@ int main(int argc, char** argv) {
     int log2n = 17, repeat = 3;
     std::string sites = "16,32,64,128", methods = "tsit5,rk4";
     for (int a = 1; a + 1 < argc; a += 2) {
-        if (!std::strcmp(argv[a], "--log2n")) log2n = std::atoi(argv[a + 1]);
-        else if (!std::strcmp(argv[a], "--repeat")) repeat = std::atoi(argv[a + 1]);
-        else if (!std::strcmp(argv[a], "--sites")) sites = argv[a + 1];
-        else if (!std::strcmp(argv[a], "--methods")) methods = argv[a + 1];
+        if (!std::strcmp(argv[a], "--log2n"))
+            log2n = std::atoi(argv[a + 1]);
+        else if (!std::strcmp(argv[a], "--repeat"))
+            repeat = std::atoi(argv[a + 1]);
+        else if (!std::strcmp(argv[a], "--sites"))
+            sites = argv[a + 1];
+        else if (!std::strcmp(argv[a], "--methods"))
+            methods = argv[a + 1];
     }
     bench::print_device_banner();
-    std::printf("Lorenz 96, N = 2^%d, float32, t in [0, 10], final states, best of %d: tsit5 + "
-                "PI at atol = rtol = 1e-5 from dt0 = 10/1024; rk4 at dt = 10/1024\n",
-                log2n, repeat);
+    std::printf(
+        "Lorenz 96, N = 2^%d, float32, t in [0, 10], final states, best of %d: tsit5 + "
+        "PI at atol = rtol = 1e-5 from dt0 = 10/1024; rk4 at dt = 10/1024\n",
+        log2n, repeat);
     const std::size_t n = std::size_t{1} << log2n;
     const auto wanted = [&](int count) {
         return ("," + sites + ",").find("," + std::to_string(count) + ",") != std::string::npos;
