@@ -318,11 +318,13 @@ TEST_CASE("cuda: balanced threads that take several trajectories each give the s
 }
 
 // Blocks in lockstep (a barrier a pass, systems of balanced_lockstep_states or more): threads
-// whose trajectories ended, or that have none left, still meet their block's barrier.
+// whose trajectories ended, or that have none left, still meet their block's barrier. 2^18
+// trajectories are two per thread of a persistent grid or more while the kernel needs 66
+// registers or more (132 multiprocessors of 65,536); one state of 28 doubles takes 56.
 TEST_CASE("cuda: balanced blocks in lockstep give the static bits, a failure included") {
     using pleiades = catalogue::pleiades<double>;
     static_assert(pleiades::n_states >= backends::balanced_lockstep_states);
-    constexpr std::size_t many = std::size_t{1} << 17;
+    constexpr std::size_t many = std::size_t{1} << 18;
     std::vector<double> y0(pleiades::n_states * many), m1(many);
     for (std::size_t i = 0; i < many; ++i) {
         for (int k = 0; k < pleiades::n_states; ++k)
@@ -335,9 +337,14 @@ TEST_CASE("cuda: balanced blocks in lockstep give the static bits, a failure inc
     s.t_end = 0.5;
     s.dt = 1e-3;
     s.atol = s.rtol = {1e-8};
-    const auto fixed =
-        check_several_per_thread(solver<pleiades, tsit5, pi_controller>{}, {many, y0, m1}, s);
+    const solver<pleiades, tsit5, pi_controller> stars;
+    const auto fixed = check_several_per_thread(stars, {many, y0, m1}, s);
     CHECK(fixed.statuses[many / 3] == status::nonfinite_input);
+    // Blocks of 100 threads in lockstep: the last warp's 4 lanes meet the barrier too.
+    const auto cut_short = stars.solve(
+        {many, y0, m1}, s, backends::cuda{.block_size = 100, .scheduling = scheduling::balanced});
+    CHECK(cut_short.kernel->block_size == 100);
+    CHECK(same_results(fixed, cut_short));
 }
 
 TEST_CASE("cuda: a block size that leaves no block resident is refused with its name") {
