@@ -19,9 +19,11 @@
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/explicit/dormand_prince_853.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
 #include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/catalogue/lorenz96.hpp"
 #include "cubie/catalogue/pleiades.hpp"
+#include "cubie/catalogue/van_der_pol.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/loop/integrate.hpp"
@@ -196,6 +198,28 @@ TEST_CASE("the automatic mapping deals the state out for larger systems, where o
     static_assert(state_vectors_of<classical_rk4>() == 8 && state_vectors_of<tsit5>() == 11);
     static_assert(std::is_same_v<mapped_algorithm<decay64<float>, classical_rk4>, classical_rk4>);
     CHECK(dealt_out_past_values == 640);
+}
+
+TEST_CASE("on_lanes<Method, 1> is the method itself, saving from dense output included") {
+    // Radau IIA 5 and Tsit5 hand their dense stages back through on_lanes' steps.
+    using S = catalogue::van_der_pol<double>;
+    solve_settings<pi_controller> s;
+    s.t_end = 2;
+    s.dt = 0.01;
+    s.atol = s.rtol = {1e-7};
+    s.save_every = 0.25;
+    const std::vector<double> y0{2, 2, 0, 0}, mu{1, 10};
+    const auto same = [&](auto plain, auto one_lane) {
+        const batch_result<double> a = plain.solve({2, y0, mu}, s, backends::host{});
+        const batch_result<double> b = one_lane.solve({2, y0, mu}, s, backends::host{});
+        REQUIRE(a.n_saves() >= 8);
+        CHECK(a.saved == b.saved);
+        CHECK(a.final_states == b.final_states);
+    };
+    same(solver<S, radau_iia_5, pi_controller, save_state>{},
+         solver<S, on_lanes<radau_iia_5, 1>, pi_controller, save_state>{});
+    same(solver<S, tsit5, pi_controller, save_state>{},
+         solver<S, on_lanes<tsit5, 1>, pi_controller, save_state>{});
 }
 
 TEST_CASE("on_lanes takes explicit methods: the state dealt out, the host unchanged") {

@@ -102,6 +102,18 @@ struct on_lanes : Algorithm {
         return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, report);
     }
 
+    /// An implicit method's step that hands back its dense stages (Radau IIA's increments),
+    /// on one lane: no cooperative method has dense output.
+    template <class F, class State, int N, class Stages, class T = typename F::value_type>
+    requires(is_implicit<Algorithm>()) CUBIE_HD static T
+        step_with_error(const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+                        State& dydt_new, const tolerances<T, N>& tol, Stages& k,
+                        implicit_step_report& report) {
+        static_assert(Lanes == 1 || !has_dense_output<Algorithm>(),
+                      "a cooperative method with dense output would take its step on lanes");
+        return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, k, report);
+    }
+
     // An explicit method's steps, as the method takes them: on several lanes the state is
     // dealt out (loop/lane_system.hpp) before they are called. Forwarded rather than brought
     // in by using-declarations, which would also bring in an implicit method's one-lane
