@@ -19,6 +19,7 @@
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
+#include "cubie/linear/lane_parts.hpp"
 #include "cubie/loop/integrate.hpp"
 #include "cubie/loop/lane_system.hpp"
 #include "cubie/outputs/output_recorder.hpp"
@@ -79,7 +80,8 @@ struct trajectory_task {
     /// Values of shared memory a tile of lanes holds its trajectory's whole state in, where
     /// the method deals the state out over them (loop/lane_system.hpp); else 0.
     static constexpr int shared_values =
-        deals_out_state<Algorithm> ? (System::n_states + lanes - 1) / lanes * lanes : 0;
+        deals_out_state<Algorithm> ? int(size_of<lane_part<T, System::n_states, lanes>>) * lanes
+                                   : 0;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;

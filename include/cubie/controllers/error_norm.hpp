@@ -37,17 +37,24 @@ CUBIE_HD T error_scale(const tolerances<T, N>& tol, const vector<T, N>& y,
     return tol.atol[i] + tol.rtol[i] * fmax(fabs(y[i]), fabs(y_new[i]));
 }
 
-/// Weighted RMS norm of an error vector e (already multiplied by dt).
-template <class T, int N>
-CUBIE_HD T weighted_rms_norm(const vector<T, N>& e, const tolerances<T, N>& tol,
-                             const vector<T, N>& y, const vector<T, N>& y_new) {
+/// sum_i (e_i / scale_i)^2 over the N components e holds.
+template <class T, int N, class Error>
+CUBIE_HD T weighted_square_sum(const Error& e, const tolerances<T, N>& tol, const vector<T, N>& y,
+                               const vector<T, N>& y_new) {
     T sum = 0;
     CUBIE_UNROLL
     for (int i = 0; i < N; ++i) {
         const T r = step_size_divide(e[i], error_scale(tol, y, y_new, i));
         sum += r * r;
     }
-    return step_size_sqrt(sum * (T(1) / T(N)));
+    return sum;
+}
+
+/// Weighted RMS norm of an error vector e (already multiplied by dt).
+template <class T, int N>
+CUBIE_HD T weighted_rms_norm(const vector<T, N>& e, const tolerances<T, N>& tol,
+                             const vector<T, N>& y, const vector<T, N>& y_new) {
+    return step_size_sqrt(weighted_square_sum(e, tol, y, y_new) * (T(1) / T(N)));
 }
 
 /// The same norm of a state dealt out over lanes (core/dealt_out_state.hpp): each lane sums
@@ -56,13 +63,8 @@ CUBIE_HD T weighted_rms_norm(const vector<T, N>& e, const tolerances<T, N>& tol,
 template <dealt_out_state State, class Error, class T, int N>
 CUBIE_HD T weighted_rms_norm(const Error& e, const tolerances<T, N>& tol, const State& y,
                              const State& y_new) {
-    T sum = 0;
-    CUBIE_UNROLL
-    for (int i = 0; i < N; ++i) {
-        const T r = step_size_divide(e[i], error_scale(tol, y, y_new, i));
-        sum += r * r;
-    }
-    return step_size_sqrt(State::sum_over_lanes(sum) * (T(1) / T(State::whole_size)));
+    const T sum = State::sum_over_lanes(weighted_square_sum(e, tol, y, y_new));
+    return step_size_sqrt(sum * (T(1) / T(State::whole_size)));
 }
 
 }  // namespace cubie

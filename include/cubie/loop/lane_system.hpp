@@ -4,9 +4,10 @@
 // slots, so that a 128-state system on 32 lanes keeps four values of each vector a lane's
 // registers hold, where one thread would spill all of them.
 //
-//   lane_state<T, Slots, N, Group>  a lane's share: Slots values (slots past component N - 1
-//                                   hold 0), whose norms and finiteness are taken over the
-//                                   group (core/dealt_out_state.hpp)
+//   lane_state<T, N, Group>         a lane's share, its lane_part (linear/lane_parts.hpp:
+//                                   ceil(N / G) slots; those past component N - 1 hold 0),
+//                                   whose norms and finiteness are taken over the group
+//                                   (core/dealt_out_state.hpp)
 //   lane_system<System, Group>      the system as one lane sees it: n_states = Slots, its
 //                                   state a lane_state; rhs gathers the whole state in
 //                                   memory the group shares and evaluates the lane's own
@@ -30,15 +31,16 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/lane_group.hpp"
+#include "cubie/linear/lane_parts.hpp"
 #include "cubie/loop/integration_settings.hpp"
 #include "cubie/outputs/output_recorder.hpp"
 #include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
 
-template <class T, int Slots, int N, class Group>
-struct lane_state : vector<T, Slots> {
-    using slots_type = vector<T, Slots>;
+template <class T, int N, class Group>
+struct lane_state : lane_part<T, N, Group::size> {
+    using slots_type = lane_part<T, N, Group::size>;
     static constexpr int whole_size = N;
 
     /// Every lane gets the sum of every lane's value: a butterfly.
@@ -65,20 +67,19 @@ struct lane_system;
 /// A lane's share of the state (systems/ode_system.hpp's state_t).
 template <class System, class Group>
 auto state_of(const lane_system<System, Group>*)
-    -> lane_state<typename System::value_type, (System::n_states + Group::size - 1) / Group::size,
-                  System::n_states, Group>;
+    -> lane_state<typename System::value_type, System::n_states, Group>;
 
 template <ode_system System, lane_group_of_thread Group>
 requires has_rhs_at<System>
 struct lane_system {
     using value_type = typename System::value_type;
     static constexpr int lanes = Group::size;
-    static constexpr int slots = (System::n_states + lanes - 1) / lanes;
+    using state_type = state_t<lane_system>;
+    static constexpr int slots = static_cast<int>(size_of<typename state_type::slots_type>);
     static constexpr int n_states = slots;
     static constexpr int n_parameters = System::n_parameters;
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = System::n_drivers;
-    using state_type = state_t<lane_system>;
 
     System system;
     /// The whole state, slots * lanes values in memory the group's lanes share.
@@ -153,6 +154,6 @@ CUBIE_HD output_targets<Shared, Outputs...> lane_targets(
 
 }  // namespace cubie
 
-template <class T, int Slots, int N, class Group>
-struct cuda::std::tuple_size<cubie::lane_state<T, Slots, N, Group>>
-    : cuda::std::integral_constant<cuda::std::size_t, static_cast<cuda::std::size_t>(Slots)> {};
+template <class T, int N, class Group>
+struct cuda::std::tuple_size<cubie::lane_state<T, N, Group>>
+    : cuda::std::tuple_size<cubie::lane_part<T, N, Group::size>> {};
