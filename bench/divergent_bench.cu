@@ -1,6 +1,7 @@
-// Divergent ensembles: static against balanced scheduling (batch/scheduling.hpp), float32,
-// final states only, kernel time (inputs and outputs in device memory), fastest of --repeat
-// after a warm-up, the schedules' solves alternating. Cases:
+// Divergent ensembles: static against balanced and automatic scheduling
+// (batch/scheduling.hpp), float32, final states only, kernel time (inputs and outputs in
+// device memory), fastest of --repeat after a warm-up, the schedules' solves alternating.
+// Cases:
 //   lorenz          Lorenz, rho = linspace(0, 200, N), x0 = (1, 0, 0), t in [0, 10], Tsit5:
 //                   fixed points, the origin and chaos in one sweep
 //   lorenz_shuffled the same values of rho in a random order (a Monte Carlo sample, or a
@@ -15,9 +16,10 @@
 //   uniform         Lorenz at rho = 28 for every trajectory, t in [0, 1], Tsit5: no
 //                   divergence at all, the cost of balancing alone
 // All at atol = rtol = 1e-5 from dt0 = t_end / 1024. For each case and N: the attempted
-// steps per trajectory (mean, p99, max), the static mapping's lane use (mean steps over the
-// mean of each warp's largest), kernel ms of each schedule and its ratio to static, whether
-// both agree bit for bit, registers and the first launch of each (static / balanced).
+// steps per trajectory (mean, p99, max), the static mapping's lane use (batch/lane_use.hpp),
+// kernel ms of each schedule and its ratio to static, what automatic chose and the lane use
+// of the first wave it measured, whether all agree bit for bit, registers and the first
+// launch of static and balanced.
 // max_steps applies to every case.
 //
 //   divergent_bench [--log2n 20,24] [--repeat 3] [--max-steps 1000000]
@@ -32,6 +34,7 @@
 
 #include "command_line.hpp"
 #include "cubie/algorithms/explicit/tsit5.hpp"
+#include "cubie/batch/lane_use.hpp"
 #include "cubie/catalogue/lorenz.hpp"
 #include "device_banner.cuh"
 #include "divergent_library.cuh"
@@ -114,14 +117,11 @@ void print_row(const bench_case& c, int log2n, const measurement& m) {
     std::vector<std::uint32_t> sorted = m.steps;
     std::sort(sorted.begin(), sorted.end());
     const std::size_t n = sorted.size();
-    double sum = 0, warp_max_sum = 0;
+    double sum = 0;
     for (const std::uint32_t s : m.steps) sum += s;
-    for (std::size_t w = 0; w < n; w += 32)
-        warp_max_sum +=
-            *std::max_element(m.steps.begin() + static_cast<std::ptrdiff_t>(w),
-                              m.steps.begin() + static_cast<std::ptrdiff_t>(std::min(n, w + 32)));
     const double mean = sum / double(n);
-    const double lane_use = sum / (32 * warp_max_sum);  // n: a multiple of 32
+    const std::vector<std::uint32_t> none(n, 0);
+    const double lane_use = cubie::lane_use(cubie::warps_of(m.steps.data(), none.data(), n));
     const schedule_timing& fixed = m.timings[0];
     std::printf("%-21s 2^%-3d %8.1f %6u %6u %8zu %5.2f", c.name.c_str(), log2n, mean,
                 sorted[std::min(n - 1, n * 99 / 100)], sorted[n - 1], m.failures, lane_use);
@@ -130,9 +130,11 @@ void print_row(const bench_case& c, int log2n, const measurement& m) {
         std::printf(" %10.3f", t.kernel_ms);
         if (s > 0) std::printf(" %5.2fx", fixed.kernel_ms / t.kernel_ms);
     }
-    std::printf("  %-3s %3d/%3d", m.identical ? "yes" : "NO", fixed.registers,
-                m.timings[1].registers);
-    for (std::size_t s = 0; s < n_schedules; ++s)
+    const schedule_timing& automatic = m.timings[2];
+    std::printf("  %-8s %5.2f %9.3f %9.3f  %-3s %3d/%3d", automatic.chosen.c_str(),
+                automatic.lane_use, fixed.wall_ms, automatic.wall_ms, m.identical ? "yes" : "NO",
+                fixed.registers, m.timings[1].registers);
+    for (std::size_t s = 0; s < 2; ++s)
         std::printf("%s%zu x %d", s == 0 ? "  " : " / ", m.timings[s].blocks,
                     m.timings[s].block_size);
     std::printf("\n");
@@ -161,7 +163,9 @@ int main(int argc, char** argv) {
         std::printf(
             "float32, final states only, atol = rtol = %g, dt0 = t_end / 1024, PI "
             "controller, max_steps %llu; kernel ms, fastest of %d after a warm-up, schedules "
-            "alternating; ratio = static / balanced\n",
+            "alternating; ratio = static / the schedule; automatic: what it chose after its "
+            "first wave, and that wave's lane use (-1: too few waves to measure); wall: ms of the "
+            "whole solve call, static and automatic\n",
             tolerance, static_cast<unsigned long long>(max_steps), repeat);
         for (const std::string& name : names) {
             const auto c = std::find_if(all_cases().begin(), all_cases().end(),
@@ -172,9 +176,12 @@ int main(int argc, char** argv) {
             }
             std::printf("%s: %s\n", c->name.c_str(), c->description.c_str());
         }
-        std::printf("\n%-21s %-5s %8s %6s %6s %8s %5s %10s %10s %6s  %-3s %s\n", "case", "N",
-                    "mean", "p99", "max", "failures", "lanes", "static", "balanced", "ratio", "id",
-                    "regs  first launch's blocks x threads");
+        std::printf(
+            "\n%-21s %-5s %8s %6s %6s %8s %5s %10s %10s %6s %10s %6s  %-8s %5s %9s %9s  %-3s "
+            "%s\n",
+            "case", "N", "mean", "p99", "max", "failures", "lanes", "static", "balanced", "ratio",
+            "automatic", "ratio", "chose", "first", "wall st", "wall auto", "id",
+            "regs  first launch's blocks x threads (static / balanced)");
         for (const std::string& name : names) {
             const bench_case& c =
                 *std::find_if(all_cases().begin(), all_cases().end(),

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cubie/batch/scheduling.hpp"
@@ -27,16 +28,20 @@ struct case_settings {
     std::uint64_t max_steps;
 };
 
-/// The schedules measured, static_mapping first (the other is compared with it).
-inline constexpr cubie::scheduling schedules[] = {cubie::scheduling::static_mapping,
-                                                  cubie::scheduling::balanced};
+/// The schedules measured, static_mapping first (the others are compared with it).
+inline constexpr cubie::scheduling schedules[] = {
+    cubie::scheduling::static_mapping, cubie::scheduling::balanced, cubie::scheduling::automatic};
 inline constexpr std::size_t n_schedules = sizeof schedules / sizeof schedules[0];
 
 struct schedule_timing {
     double kernel_ms = 0;  ///< fastest of the timed solves
+    double wall_ms = 0;    ///< the whole solve_on_device call, host included; fastest
     int registers = 0;
     int block_size = 0;
     std::size_t blocks = 0;  ///< of the first chunk's launch
+    /// What the solve went by: automatic's choice, and the lane use it measured (-1: none)
+    std::string chosen;
+    double lane_use = -1;
 };
 
 struct measurement {

@@ -13,6 +13,7 @@
 #include "cubie/core/device_buffer.hpp"
 #include "cubie/solver/solver.hpp"
 #include "divergent_bench.hpp"
+#include "wall_clock.hpp"
 
 namespace divergent_bench {
 
@@ -38,15 +39,20 @@ measurement measure(const ensemble& e, const case_settings& s, int repeat) {
     measurement m;
     for (int round = 0; round <= repeat; ++round)
         for (std::size_t k = 0; k < n_schedules; ++k) {
+            const double start = bench::now_ms();
             solver.solve_on_device(inputs, settings, results[k],
                                    cubie::backends::cuda{.scheduling = schedules[k]});
+            const double wall = bench::now_ms() - start;
             const cubie::kernel_report& report = *results[k].kernel;
             schedule_timing& t = m.timings[k];
             if (round == 1 || (round > 1 && report.milliseconds < t.kernel_ms))
                 t.kernel_ms = report.milliseconds;
+            if (round == 1 || (round > 1 && wall < t.wall_ms)) t.wall_ms = wall;
             t.registers = report.registers;
             t.block_size = report.block_size;
             t.blocks = report.blocks;
+            t.chosen = report.scheduling;
+            t.lane_use = report.lane_use;
         }
     const cubie::batch_result<float> fixed = results[0].to_host();
     for (std::size_t k = 1; k < n_schedules; ++k) {

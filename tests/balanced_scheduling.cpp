@@ -11,12 +11,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "cubie/algorithms/explicit/classical_rk4.hpp"
 #include "cubie/algorithms/rosenbrock/ros3p.hpp"
+#include "cubie/batch/lane_use.hpp"
 #include "cubie/catalogue/pleiades.hpp"
 #include "cubie/controllers/fixed_step.hpp"
 #include "cubie/io/npy_result.hpp"
@@ -211,6 +213,23 @@ TEST_CASE("balanced scheduling: a streamed solve writes the files of the static 
     }
 }
 
+TEST_CASE("lane use: steps attempted over the lane-steps each warp's busiest lane holds") {
+    // Two warps: 32 lanes of 10 steps but one of 40 (accepted and rejected summed), then 8
+    // lanes of a last warp cut short, of 1 to 8 steps.
+    std::vector<std::uint32_t> accepted(40, 10), rejected(40, 0);
+    accepted[7] = 30;
+    rejected[7] = 10;
+    for (std::size_t i = 32; i < 40; ++i) accepted[i] = std::uint32_t(i - 31);
+    const warp_steps s = warps_of(accepted.data(), rejected.data(), accepted.size());
+    CHECK(s.attempted == 31 * 10 + 40 + 36);
+    CHECK(s.held == 32 * 40 + 8 * 8);
+    CHECK(lane_use(s) == doctest::Approx(386.0 / 1344.0));
+    CHECK(lane_use(warps_of(accepted.data(), rejected.data(), 0)) == 1.0);
+    // Counters near 2^32 add up in 64 bits.
+    const std::vector<std::uint32_t> most(2, ~0u);
+    CHECK(warps_of(most.data(), most.data(), 2).attempted == 4ull * ~0u);
+}
+
 #if !defined(__CUDACC__)
 namespace {
 
@@ -345,6 +364,51 @@ TEST_CASE("cuda: balanced blocks in lockstep give the static bits, a failure inc
         {many, y0, m1}, s, backends::cuda{.block_size = 100, .scheduling = scheduling::balanced});
     CHECK(cut_short.kernel->block_size == 100);
     CHECK(same_results(fixed, cut_short));
+}
+
+// Automatic scheduling integrates a first wave one trajectory per thread and balances the
+// rest where that wave's lane use is low. Lorenz at rho = 200 (chaos) on one lane in 8 and
+// rho = 0 (a decay) on the others gives every warp the same lane use, which the kernel
+// report's must equal; rho = 28 everywhere gives 1. 2^21 trajectories are 4 waves or more
+// while the kernel needs more than 32 registers (2,048 threads a multiprocessor of 132).
+TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane use only") {
+    constexpr std::size_t many = std::size_t{1} << 21;
+    solve_settings<pi_controller> s;
+    s.t_end = 1;
+    s.dt = 1e-3;
+    s.atol = s.rtol = {1e-8};
+    const solver<catalogue::lorenz<double>, tsit5, pi_controller> lorenz;
+    std::vector<double> y0(3 * many, 0.0), rho(many);
+    std::fill_n(y0.begin(), many, 1.0);
+    const auto solve = [&](scheduling schedule) {
+        return lorenz.solve({many, y0, rho}, s, backends::cuda{.scheduling = schedule});
+    };
+    for (std::size_t i = 0; i < many; ++i) rho[i] = i % 8 == 3 ? 200 : 0;
+    const auto fixed = solve(scheduling::static_mapping);
+    const double expected =
+        lane_use(warps_of(fixed.accepted_steps.data(), fixed.rejected_steps.data(), many));
+    CAPTURE(expected);
+    REQUIRE(expected < backends::cuda::balanced_below_lane_use);
+    CHECK(fixed.kernel->lane_use == -1);  // asked for: nothing measured
+    const auto chosen = solve(scheduling::automatic);
+    REQUIRE(chosen.kernel.has_value());
+    CHECK(chosen.kernel->scheduling == std::string("balanced"));
+    CHECK(chosen.kernel->lane_use == doctest::Approx(expected).epsilon(1e-12));
+    CHECK(chosen.kernel->chunks >= 2);
+    CHECK(same_results(fixed, chosen));
+
+    std::fill(rho.begin(), rho.end(), 28.0);
+    const auto uniform = solve(scheduling::automatic);
+    CHECK(uniform.kernel->scheduling == std::string("static"));
+    CHECK(uniform.kernel->lane_use == 1.0);
+    CHECK(same_results(solve(scheduling::balanced), uniform));
+
+    // Fewer than measured_waves waves: one trajectory per thread, nothing measured.
+    const auto few =
+        lorenz.solve({1024, std::vector<double>(3 * 1024, 1.0), std::vector<double>(1024, 200.0)},
+                     s, backends::cuda{});
+    CHECK(few.kernel->scheduling == std::string("static"));
+    CHECK(few.kernel->lane_use == -1);
 }
 
 TEST_CASE("cuda: a block size that leaves no block resident is refused with its name") {

@@ -11,6 +11,7 @@
 #endif
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -36,6 +37,7 @@
 #include "cubie/batch/batch_inputs.hpp"
 #include "cubie/batch/batch_result.hpp"
 #include "cubie/batch/device_result.hpp"
+#include "cubie/batch/lane_use.hpp"
 #include "cubie/batch/scheduling.hpp"
 #include "cubie/batch/trajectory_task.hpp"
 #include "cubie/core/cuda_check.hpp"
@@ -91,6 +93,23 @@ __device__ inline unsigned claim_trajectory(unsigned* claimed) {
     unsigned first = 0;
     if (asking.thread_rank() == 0) first = atomicAdd(claimed, asking.size());
     return asking.shfl(first, 0) + asking.thread_rank();
+}
+
+/// Adds the steps of the warps `of` describes, one a thread, into *total. A kernel of its
+/// own rather than cub's device reduction, which costs every solver's translation unit
+/// seconds of compile time for a sum of a few thousand warps.
+template <class Steps>
+__global__ void sum_warp_steps(Steps of, warp_steps* total) {
+    namespace cg = cooperative_groups;
+    const std::size_t w = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const warp_steps mine = w < of.warps() ? of(w) : warp_steps{};
+    const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+    const auto attempted = cg::reduce(warp, mine.attempted, cg::plus<unsigned long long>());
+    const auto held = cg::reduce(warp, mine.held, cg::plus<unsigned long long>());
+    if (warp.thread_rank() == 0) {
+        atomicAdd(&total->attempted, attempted);
+        atomicAdd(&total->held, held);
+    }
 }
 
 /// The lanes of the calling thread's warp that the (one-dimensional) block holds: all 32
@@ -151,12 +170,23 @@ struct cuda {
     /// How threads take trajectories (batch/scheduling.hpp); fixed steps always go one
     /// trajectory per thread, and methods on several lanes one per group of lanes.
     cubie::scheduling scheduling = cubie::scheduling::automatic;
-    /// What automatic gives adaptive controllers: one trajectory per thread, for now.
-    /// Balanced scheduling was measured 10 to 34% slower than it where a warp's trajectories
-    /// take about the same steps (Lorenz at one rho; sorted Lorenz, Van der Pol and float
-    /// Pleiades sweeps), and 1.1 to 2.4 times as fast where they diverge (the same sweeps
-    /// shuffled; bench/RESULTS.md, 2026-11-26): ask for it there.
-    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::static_mapping;
+    /// What automatic gives adaptive controllers on one lane: a choice by measurement, per
+    /// device. Balanced scheduling was measured 1.1 to 2.4 times as fast as one trajectory
+    /// per thread where a warp's trajectories diverge (shuffled sweeps), but 10 to 34% slower
+    /// where they take about the same steps (bench/RESULTS.md, 2026-11-26). So a share of
+    /// measured_waves waves or more integrates its first wave one trajectory per thread,
+    /// and that wave's lane use (batch/lane_use.hpp), from the step counts it wrote, picks
+    /// the schedule of the rest: balanced below balanced_below_lane_use. A smaller share
+    /// goes one trajectory per thread: a balanced thread would take few trajectories.
+    static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::automatic;
+    /// Lane use under which automatic balances. At a lane use of 0.94 to 1 (the sorted and
+    /// uniform sweeps) balanced took 1.1 to 1.3 times as long as one trajectory per thread
+    /// (its claims, votes and the last trajectories of its persistent grid); at 0.65 (a
+    /// shuffled Lorenz sweep) it gained 1.12 to 1.17, at 0.43 to 0.45 1.65 to 2.4.
+    static constexpr double balanced_below_lane_use = 0.7;
+    /// Waves (threads resident on the device at once) a share needs for automatic to
+    /// measure its first; the rest, three waves or more, is what balancing can gain on.
+    static constexpr std::size_t measured_waves = 4;
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
 
@@ -218,9 +248,10 @@ struct cuda {
                     "instead");
             fits = std::min(fits, static_cast<std::size_t>(budget / bytes_per_trajectory));
         }
-        // Several waves where balanced, as far as chunks_in_flight of them fit the budget.
+        // Several waves where balanced (or where automatic may balance after its first
+        // wave), as far as chunks_in_flight of them fit the budget.
         const std::size_t least =
-            schedule_of(adaptive, lanes) == cubie::scheduling::balanced
+            schedule_of(adaptive, lanes) != cubie::scheduling::static_mapping
                 ? std::max(wave, std::min(balanced_waves * wave, fits / chunks_in_flight))
                 : wave;
         const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
@@ -233,7 +264,8 @@ struct cuda {
     }
 
     /// The schedule a solve gets, with an adaptive controller or not, on `lanes` threads per
-    /// trajectory: lanes that share a trajectory go one trajectory per group of lanes.
+    /// trajectory: lanes that share a trajectory go one trajectory per group of lanes;
+    /// automatic is chosen per device as the solve goes (automatic_adaptive).
     cubie::scheduling schedule_of(bool adaptive, int lanes) const {
         return lanes == 1 ? resolve_scheduling(adaptive, scheduling, automatic_adaptive)
                           : cubie::scheduling::static_mapping;
@@ -483,35 +515,33 @@ private:
         }
 
         const std::size_t n = inputs.n_trajectories;
-        const cubie::scheduling schedule = schedule_of(Controller::adaptive, Task::lanes);
-        // A balanced chunk's work counter, 32 bits, passes its size by a claim per thread.
-        if (schedule == cubie::scheduling::balanced) chunk = std::min(chunk, std::size_t{1} << 31);
-        chunk = std::min(chunk, part.count);
-        const std::size_t work = chunk * Task::lanes;  // threads of a static chunk
-        const int threads = with_kernel<Task>(
-            schedule, [&](auto kernel) { return threads_for(kernel, work, properties); });
+        const cubie::scheduling asked = schedule_of(Controller::adaptive, Task::lanes);
+        const bool automatic = asked == cubie::scheduling::automatic;
+        cubie::scheduling schedule = automatic ? cubie::scheduling::static_mapping : asked;
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
-        report.kernel = with_kernel<Task>(schedule, [&](auto kernel) {
-            return describe_kernel(kernel, configuration, threads, (work + threads - 1) / threads,
-                                   properties);
-        });
-        if (report.kernel.blocks_per_multiprocessor == 0)  // only a block_size asked for
-            invalid_setting("backends::cuda::block_size", threads,
-                            "it leaves no block of the " + configuration +
-                                " kernel resident on a multiprocessor: its threads need more "
-                                "registers or shared memory than one holds");
-        report.kernel.scheduling = scheduling_name(schedule);
-        report.kernel.lanes_per_trajectory = Task::lanes;
-        report.kernel.chunks = 0;
-        report.kernel.milliseconds = 0;
-        // A persistent grid: as many blocks as the device holds at once, or the chunk needs.
-        const auto blocks_for = [&](std::size_t count) {
-            const std::size_t needed = (count * Task::lanes + threads - 1) / threads;
-            if (schedule != cubie::scheduling::balanced) return needed;
-            return std::min(needed, std::size_t(report.kernel.blocks_per_multiprocessor) *
-                                        std::size_t(properties.multiProcessorCount));
+        // The chunks of each schedule. chunk_capacity sized `chunk` for balancing where
+        // automatic may balance; one trajectory per thread then keeps the pipeline's chunks.
+        const auto chunk_of = [&](cubie::scheduling s) {
+            const std::size_t whole = std::min(chunk, part.count);
+            // A balanced chunk's work counter, 32 bits, passes its size by a claim per thread.
+            if (s == cubie::scheduling::balanced) return std::min(whole, std::size_t{1} << 31);
+            if (!automatic) return whole;
+            const std::size_t device_wave = std::size_t(properties.multiProcessorCount) *
+                                            std::size_t(properties.maxThreadsPerMultiProcessor);
+            return std::min(
+                whole, std::max(device_wave, (part.count + pipeline_chunks - 1) / pipeline_chunks));
         };
-        report.kernel.blocks = blocks_for(chunk);
+        launch_plan plan =
+            plan_launch<Task>(schedule, chunk_of(schedule), properties, configuration);
+        // Automatic measures the share's first wave where the share holds measured_waves.
+        std::size_t measured = 0;
+        if (automatic) {
+            const std::size_t wave = std::min(chunk_of(schedule), plan.resident_trajectories());
+            if (part.count >= measured_waves * wave) measured = wave;
+        }
+        chunk = chunk_of(schedule);
+        // The slots hold the largest chunk the share may take.
+        const std::size_t capacity = measured > 0 ? chunk_of(cubie::scheduling::balanced) : chunk;
 
         // Inputs in device memory this device reads are used in place; others are copied,
         // pageable host arrays through page-locked staging (kept in the workspace: a copy
@@ -522,7 +552,7 @@ private:
         const bool inputs_in_place =
             (System::n_states == 0 || states_at.readable_on(device)) &&
             (System::n_parameters == 0 || parameters_at.readable_on(device));
-        const bool chunked = chunk < part.count;
+        const bool chunked = capacity < part.count;
         const auto staged = [](const memory_location& m) {
             return m.where == memory_location::kind::pageable;
         };
@@ -534,7 +564,7 @@ private:
         if (!out.on_device) rows.outputs = out.rows;
         const slot_staging staging{staged(states_at), staged(parameters_at),
                                    !out.on_device && staged(memory_location::of(out.at.statuses))};
-        kept.fit(device, chunk, rows, staging, chunked ? chunks_in_flight : 1);
+        kept.fit(device, capacity, rows, staging, chunked ? chunks_in_flight : 1);
         for (const auto& slot : kept.slots) slot->busy = false;
         host_copies copies(host_threads);  // between staging and pageable host arrays
 
@@ -559,6 +589,8 @@ private:
             slot.busy = false;
             reporter.finished(slot.count);
         };
+        // Queues a chunk as `plan` says; returns where its kernel writes the outputs.
+        std::size_t launches = 0;
         auto issue = [&](std::size_t index, std::size_t first, std::size_t count) {
             chunk_slot<T>& slot = *kept.slots[index];
             const cudaStream_t stream = slot.stream.get();
@@ -596,29 +628,48 @@ private:
             task.n_trajectories = count;
             task.bind(arrays, input_stride, output_stride);
             // Balanced scheduling's work counter starts at 0, outside the kernel's interval.
-            if (schedule == cubie::scheduling::balanced)
+            if (plan.schedule == cubie::scheduling::balanced)
                 CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.claimed.data(), 0, sizeof(unsigned), stream));
-            if (report.kernel.chunks == 0) kept.first_kernel_start->record(stream);
+            if (launches == 0) kept.first_kernel_start->record(stream);
             kernel_starts[index].record(stream);
-            with_kernel<Task>(schedule, [&](auto kernel) {
-                launch(kernel, static_cast<unsigned>(blocks_for(count)), threads, stream, task,
-                       slot.claimed.data());
+            with_kernel<Task>(plan.schedule, [&](auto kernel) {
+                launch(kernel, static_cast<unsigned>(plan.blocks_for(count)), plan.threads, stream,
+                       task, slot.claimed.data());
             });
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
-            ++report.kernel.chunks;
+            ++launches;
             if (!out.on_device)
                 for_each_result_field(
                     [&](const result_field&, auto& staged, auto* host) {
                         staged.start_download(offset(host, first), n, count, stream);
                     },
                     slot, out.at);
+            return arrays.results;
         };
 
         std::size_t next = 0;  // the slot the next chunk goes to: the one idle longest
+        std::size_t first = part.first;
         const std::size_t end = part.first + part.count;
         std::vector<std::unique_ptr<chunk_slot<T>>>& slots = kept.slots;
-        for (std::size_t first = part.first; first < end && reporter.going; first += chunk) {
+        double lane_use = -1;
+        if (measured > 0 && reporter.going) {
+            // The first wave, then its lane use from the step counts it wrote (still in the
+            // slot's device arrays, or in the device_result).
+            const result_pointers<T> written = issue(0, first, measured);
+            report.started_until = first + measured;
+            finish(0);
+            lane_use = measured_lane_use(written.accepted_steps, written.rejected_steps, measured,
+                                         slots[0]->stream.get());
+            if (lane_use < balanced_below_lane_use) {
+                schedule = cubie::scheduling::balanced;
+                chunk = chunk_of(schedule);
+                plan = plan_launch<Task>(schedule, chunk, properties, configuration);
+            }
+            first += measured;
+            next = 1 % slots.size();
+        }
+        for (; first < end && reporter.going; first += chunk) {
             chunk_slot<T>& slot = *slots[next];
             if (slot.busy) finish(next);
             if (!reporter.going) break;
@@ -629,8 +680,78 @@ private:
         // Chunks still in flight, oldest first; a cancelled solve keeps what they finished.
         for (std::size_t k = 0; k < slots.size(); ++k, next = (next + 1) % slots.size())
             if (slots[next]->busy) finish(next);
+        report.kernel = plan.kernel;
+        report.kernel.chunks = launches;
+        report.kernel.lane_use = lane_use;
         report.kernel.milliseconds = intervals.covered();
         return report;
+    }
+
+    /// A schedule's kernel on one device: its block size, its report, and the blocks a
+    /// chunk takes.
+    struct launch_plan {
+        cubie::scheduling schedule;
+        int threads;
+        int lanes;  ///< per trajectory
+        std::size_t resident_blocks;
+        kernel_report kernel;  ///< of a chunk as large as the one planned for
+
+        /// A persistent grid where balanced: as many blocks as the device holds at once,
+        /// or the chunk needs.
+        std::size_t blocks_for(std::size_t count) const {
+            const std::size_t needed = (count * std::size_t(lanes) + threads - 1) / threads;
+            return schedule == cubie::scheduling::balanced ? std::min(needed, resident_blocks)
+                                                           : needed;
+        }
+        /// Trajectories the device integrates at once: a wave.
+        std::size_t resident_trajectories() const {
+            return resident_blocks * std::size_t(threads) / std::size_t(lanes);
+        }
+    };
+
+    /// The kernel of `schedule` for chunks of `chunk` trajectories on the device of
+    /// `properties`; a block_size asked for that leaves no block resident is refused.
+    template <class Task>
+    launch_plan plan_launch(cubie::scheduling schedule, std::size_t chunk,
+                            const cudaDeviceProp& properties,
+                            const std::string& configuration) const {
+        const std::size_t work = chunk * Task::lanes;  // threads of a static chunk
+        const int threads = with_kernel<Task>(
+            schedule, [&](auto kernel) { return threads_for(kernel, work, properties); });
+        launch_plan plan{schedule, threads, Task::lanes, 0,
+                         with_kernel<Task>(schedule, [&](auto kernel) {
+                             return describe_kernel(kernel, configuration, threads,
+                                                    (work + threads - 1) / threads, properties);
+                         })};
+        if (plan.kernel.blocks_per_multiprocessor == 0)  // only a block_size asked for
+            invalid_setting("backends::cuda::block_size", threads,
+                            "it leaves no block of the " + configuration +
+                                " kernel resident on a multiprocessor: its threads need more "
+                                "registers or shared memory than one holds");
+        plan.resident_blocks = std::size_t(plan.kernel.blocks_per_multiprocessor) *
+                               std::size_t(properties.multiProcessorCount);
+        plan.kernel.scheduling = scheduling_name(schedule);
+        plan.kernel.lanes_per_trajectory = Task::lanes;
+        plan.kernel.blocks = plan.blocks_for(chunk);
+        return plan;
+    }
+
+    /// The lane use (batch/lane_use.hpp) of `count` trajectories integrated one per thread,
+    /// from their step counters in device memory, summed on `stream`; waits for it.
+    static double measured_lane_use(const std::uint32_t* accepted, const std::uint32_t* rejected,
+                                    std::size_t count, cudaStream_t stream) {
+        const steps_of_warp of{accepted, rejected, count};
+        const device_buffer<warp_steps> total(1);
+        CUBIE_CUDA_CHECK(cudaMemsetAsync(total.data(), 0, sizeof(warp_steps), stream));
+        constexpr int threads = 256;
+        const auto blocks = static_cast<unsigned>((of.warps() + threads - 1) / threads);
+        if (blocks > 0) detail::sum_warp_steps<<<blocks, threads, 0, stream>>>(of, total.data());
+        CUBIE_CUDA_CHECK(cudaGetLastError());
+        warp_steps steps;
+        CUBIE_CUDA_CHECK(
+            cudaMemcpyAsync(&steps, total.data(), sizeof steps, cudaMemcpyDeviceToHost, stream));
+        CUBIE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return cubie::lane_use(steps);
     }
 
     /// use(kernel) with the kernel of the schedule (resolve_scheduling): balanced only

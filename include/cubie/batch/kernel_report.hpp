@@ -24,14 +24,21 @@ struct kernel_report {
     float milliseconds = 0;
     std::size_t chunks = 1;  ///< launches: one per chunk of the batch, on every device
     int devices = 1;         ///< devices the batch was split over
+    /// Automatic scheduling on the GPU: the lane use (batch/lane_use.hpp) of the first wave,
+    /// integrated one trajectory per thread, that chose `scheduling` for the rest; -1 where
+    /// none was measured.
+    double lane_use = -1;
 
     std::string to_string() const {
+        char chosen[64] = "";
+        if (lane_use >= 0)
+            std::snprintf(chosen, sizeof chosen, " after a first wave of lane use %.2f", lane_use);
         char text[400];
         std::snprintf(text, sizeof text,
-                      "kernel (%s; %s scheduling): %d lane%s per trajectory, %d registers, %zu "
+                      "kernel (%s; %s scheduling%s): %d lane%s per trajectory, %d registers, %zu "
                       "bytes local memory, %d threads x %zu blocks, %d blocks per multiprocessor, "
                       "occupancy %.0f%%, %.3f ms in %zu chunk%s on %d device%s",
-                      configuration.c_str(), scheduling.c_str(), lanes_per_trajectory,
+                      configuration.c_str(), scheduling.c_str(), chosen, lanes_per_trajectory,
                       lanes_per_trajectory == 1 ? "" : "s", registers, local_bytes, block_size,
                       blocks, blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
                       chunks == 1 ? "" : "s", devices, devices == 1 ? "" : "s");

@@ -21,8 +21,9 @@
 namespace cubie {
 
 enum class scheduling {
-    /// the backend's choice for adaptive controllers: balanced on the host, one trajectory
-    /// per thread on the GPU for now (backends::cuda::automatic_adaptive says why)
+    /// the backend's choice for adaptive controllers: balanced on the host; on the GPU, one
+    /// trajectory per thread for a first wave, then balanced where that wave's lanes were
+    /// idle much of the time (backends::cuda::automatic_adaptive)
     automatic,
     /// thread i integrates trajectory i (cuda); contiguous shares of the batch per OpenMP
     /// thread (host)
