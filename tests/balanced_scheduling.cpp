@@ -369,8 +369,8 @@ TEST_CASE("cuda: balanced blocks in lockstep give the static bits, a failure inc
 // Automatic scheduling integrates a first wave one trajectory per thread and balances the
 // rest where that wave's lane use is low. Lorenz at rho = 200 (chaos) on one lane in 8 and
 // rho = 0 (a decay) on the others gives every warp the same lane use, which the kernel
-// report's must equal; rho = 28 everywhere gives 1. 2^21 trajectories are 4 waves or more
-// while the kernel needs more than 32 registers (2,048 threads a multiprocessor of 132).
+// report's must equal; rho = 28 everywhere gives 1. 2^21 trajectories are more than 4 waves
+// of a device of 132 multiprocessors of 2,048 threads.
 TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane use only") {
     constexpr std::size_t many = std::size_t{1} << 21;
     solve_settings<pi_controller> s;
@@ -388,7 +388,9 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     const double expected =
         lane_use(warps_of(fixed.accepted_steps.data(), fixed.rejected_steps.data(), many));
     CAPTURE(expected);
-    REQUIRE(expected < backends::cuda::balanced_below_lane_use);
+    // 56 steps at rho = 0 beside 401 at rho = 200: well below what balancing needs while
+    // each balanced thread takes one trajectory or more (balanced_worth).
+    REQUIRE(expected < 0.3);
     CHECK(fixed.kernel->lane_use == -1);  // asked for: nothing measured
     const auto chosen = solve(scheduling::automatic);
     REQUIRE(chosen.kernel.has_value());

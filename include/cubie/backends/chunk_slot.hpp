@@ -18,6 +18,7 @@
 
 #include "cubie/backends/page_lock.hpp"
 #include "cubie/batch/backend_workspace.hpp"
+#include "cubie/batch/lane_use.hpp"
 #include "cubie/batch/result_fields.hpp"
 #include "cubie/core/cuda_check.hpp"
 #include "cubie/core/cuda_event.hpp"
@@ -160,7 +161,8 @@ struct chunk_slot {
     chunk_slot(std::size_t capacity, const slot_rows& rows, const slot_staging& staging)
         : initial_states(rows.initial_states, capacity, staging.initial_states),
           parameters(rows.parameters, capacity, staging.parameters),
-          claimed(1) {
+          claimed(1),
+          steps(1) {
         for_each_result_field(
             [&]<class U>(const result_field& f, staged_rows<U>& a) {
                 a = staged_rows<U>(rows.outputs.*f.rows, capacity, staging.outputs);
@@ -181,6 +183,8 @@ struct chunk_slot {
     staged_rows<T> event_times, event_states;
     /// Balanced scheduling's work counter: the trajectories of the chunk claimed so far.
     device_buffer<unsigned> claimed;
+    /// Automatic scheduling's sum of the chunk's warps' steps (batch/lane_use.hpp).
+    device_buffer<warp_steps> steps;
     cuda_event kernel_stop;
     std::size_t first = 0;  ///< the chunk's first trajectory in the batch
     std::size_t count = 0;

@@ -173,17 +173,22 @@ struct cuda {
     /// What automatic gives adaptive controllers on one lane: a choice by measurement, per
     /// device. Balanced scheduling was measured 1.1 to 2.4 times as fast as one trajectory
     /// per thread where a warp's trajectories diverge (shuffled sweeps), but 10 to 34% slower
-    /// where they take about the same steps (bench/RESULTS.md, 2026-11-26). So a share of
-    /// measured_waves waves or more integrates its first wave one trajectory per thread,
-    /// and that wave's lane use (batch/lane_use.hpp), from the step counts it wrote, picks
-    /// the schedule of the rest: balanced below balanced_below_lane_use. A smaller share
-    /// goes one trajectory per thread: a balanced thread would take few trajectories.
+    /// where they take about the same steps (bench/RESULTS.md). So a share of measured_waves
+    /// waves or more integrates its first wave one trajectory per thread, and that wave's
+    /// lane use (batch/lane_use.hpp), from the step counts it wrote, picks the schedule of
+    /// the rest (balanced_worth). A smaller share goes one trajectory per thread: a balanced
+    /// thread would take few trajectories.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::automatic;
-    /// Lane use under which automatic balances. At a lane use of 0.94 to 1 (the sorted and
-    /// uniform sweeps) balanced took 1.1 to 1.3 times as long as one trajectory per thread
-    /// (its claims, votes and the last trajectories of its persistent grid); at 0.65 (a
-    /// shuffled Lorenz sweep) it gained 1.12 to 1.17, at 0.43 to 0.45 1.65 to 2.4.
-    static constexpr double balanced_below_lane_use = 0.7;
+    /// Automatic balances the rest where the first wave's lane use is below
+    /// balanced_worth x m / (m + 2), m the trajectories each persistent thread takes in a
+    /// balanced chunk. Measured on an H200 (bench/RESULTS.md, divergent_bench): balanced
+    /// takes 1.12 times one trajectory per thread's time at a lane use of 1 (its claims and
+    /// votes; uniform Lorenz), and its last trajectories, started late, keep lanes busy
+    /// while others idle, about as long as two trajectories of each thread (a shuffled
+    /// Lorenz sweep at 2^20, lane use 0.65: 5 a thread, 0.89 times as fast with the wave
+    /// measured first; at 2^24, 13 a chunk, 1.11). It must gain a tenth: 0.8 = 1 / (1.12 x
+    /// 1.1).
+    static constexpr double balanced_worth = 0.8;
     /// Waves (threads resident on the device at once) a share needs for automatic to
     /// measure its first; the rest, three waves or more, is what balancing can gain on.
     static constexpr std::size_t measured_waves = 4;
@@ -660,11 +665,18 @@ private:
             report.started_until = first + measured;
             finish(0);
             lane_use = measured_lane_use(written.accepted_steps, written.rejected_steps, measured,
-                                         slots[0]->stream.get());
-            if (lane_use < balanced_below_lane_use) {
-                schedule = cubie::scheduling::balanced;
-                chunk = chunk_of(schedule);
-                plan = plan_launch<Task>(schedule, chunk, properties, configuration);
+                                         *slots[0]);
+            if (lane_use < balanced_worth) {
+                const std::size_t balanced_chunk = chunk_of(cubie::scheduling::balanced);
+                launch_plan balanced = plan_launch<Task>(cubie::scheduling::balanced,
+                                                         balanced_chunk, properties, configuration);
+                const double m = double(std::min(balanced_chunk, part.count - measured)) /
+                                 double(std::max<std::size_t>(1, balanced.resident_trajectories()));
+                if (lane_use < balanced_worth * m / (m + 2)) {
+                    schedule = cubie::scheduling::balanced;
+                    chunk = balanced_chunk;
+                    plan = balanced;
+                }
             }
             first += measured;
             next = 1 % slots.size();
@@ -737,19 +749,22 @@ private:
     }
 
     /// The lane use (batch/lane_use.hpp) of `count` trajectories integrated one per thread,
-    /// from their step counters in device memory, summed on `stream`; waits for it.
+    /// from their step counters in device memory, summed on the slot's stream into its
+    /// `steps`; waits for it.
+    template <class T>
     static double measured_lane_use(const std::uint32_t* accepted, const std::uint32_t* rejected,
-                                    std::size_t count, cudaStream_t stream) {
+                                    std::size_t count, chunk_slot<T>& slot) {
+        const cudaStream_t stream = slot.stream.get();
         const steps_of_warp of{accepted, rejected, count};
-        const device_buffer<warp_steps> total(1);
-        CUBIE_CUDA_CHECK(cudaMemsetAsync(total.data(), 0, sizeof(warp_steps), stream));
+        CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.steps.data(), 0, sizeof(warp_steps), stream));
         constexpr int threads = 256;
         const auto blocks = static_cast<unsigned>((of.warps() + threads - 1) / threads);
-        if (blocks > 0) detail::sum_warp_steps<<<blocks, threads, 0, stream>>>(of, total.data());
+        if (blocks > 0)
+            detail::sum_warp_steps<<<blocks, threads, 0, stream>>>(of, slot.steps.data());
         CUBIE_CUDA_CHECK(cudaGetLastError());
         warp_steps steps;
-        CUBIE_CUDA_CHECK(
-            cudaMemcpyAsync(&steps, total.data(), sizeof steps, cudaMemcpyDeviceToHost, stream));
+        CUBIE_CUDA_CHECK(cudaMemcpyAsync(&steps, slot.steps.data(), sizeof steps,
+                                         cudaMemcpyDeviceToHost, stream));
         CUBIE_CUDA_CHECK(cudaStreamSynchronize(stream));
         return cubie::lane_use(steps);
     }
