@@ -522,9 +522,10 @@ private:
         const std::size_t n = inputs.n_trajectories;
         const cubie::scheduling asked = schedule_of(Controller::adaptive, Task::lanes);
         const bool automatic = asked == cubie::scheduling::automatic;
-        cubie::scheduling schedule = automatic ? cubie::scheduling::static_mapping : asked;
+        // Automatic starts one trajectory per thread.
+        const cubie::scheduling schedule = automatic ? cubie::scheduling::static_mapping : asked;
         const std::string configuration = std::string(Algorithm::name) + ", " + Controller::name;
-        // The chunks of each schedule. chunk_capacity sized `chunk` for balancing where
+        // The chunks of each schedule. chunk_capacity sized the largest for balancing where
         // automatic may balance; one trajectory per thread then keeps the pipeline's chunks.
         const auto chunk_of = [&](cubie::scheduling s) {
             const std::size_t whole = std::min(chunk, part.count);
@@ -544,9 +545,10 @@ private:
             const std::size_t wave = std::min(chunk_of(schedule), plan.resident_trajectories());
             if (part.count >= measured_waves * wave) measured = wave;
         }
-        chunk = chunk_of(schedule);
+        std::size_t chunk_size = chunk_of(schedule);  // of the chunks to come
         // The slots hold the largest chunk the share may take.
-        const std::size_t capacity = measured > 0 ? chunk_of(cubie::scheduling::balanced) : chunk;
+        const std::size_t capacity =
+            measured > 0 ? chunk_of(cubie::scheduling::balanced) : chunk_size;
 
         // Inputs in device memory this device reads are used in place; others are copied,
         // pageable host arrays through page-locked staging (kept in the workspace: a copy
@@ -673,19 +675,18 @@ private:
                 const double m = double(std::min(balanced_chunk, part.count - measured)) /
                                  double(std::max<std::size_t>(1, balanced.resident_trajectories()));
                 if (lane_use < balanced_worth * m / (m + 2)) {
-                    schedule = cubie::scheduling::balanced;
-                    chunk = balanced_chunk;
+                    chunk_size = balanced_chunk;
                     plan = balanced;
                 }
             }
             first += measured;
             next = 1 % slots.size();
         }
-        for (; first < end && reporter.going; first += chunk) {
+        for (; first < end && reporter.going; first += chunk_size) {
             chunk_slot<T>& slot = *slots[next];
             if (slot.busy) finish(next);
             if (!reporter.going) break;
-            issue(next, first, std::min(chunk, end - first));
+            issue(next, first, std::min(chunk_size, end - first));
             report.started_until = slot.first + slot.count;
             next = (next + 1) % slots.size();
         }
