@@ -546,7 +546,9 @@ private:
             if (part.count >= measured_waves * wave) measured = wave;
         }
         std::size_t chunk_size = chunk_of(schedule);  // of the chunks to come
-        // The slots hold the largest chunk the share may take.
+        // The slots hold the largest chunk the share may take; a measured share goes in
+        // several chunks, pipelined as a static solve's are if it stays one trajectory per
+        // thread (chunks_in_flight of a balanced chunk fit the budget: chunk_capacity).
         const std::size_t capacity =
             measured > 0 ? chunk_of(cubie::scheduling::balanced) : chunk_size;
 
@@ -559,7 +561,7 @@ private:
         const bool inputs_in_place =
             (System::n_states == 0 || states_at.readable_on(device)) &&
             (System::n_parameters == 0 || parameters_at.readable_on(device));
-        const bool chunked = capacity < part.count;
+        const bool chunked = measured > 0 || capacity < part.count;
         const auto staged = [](const memory_location& m) {
             return m.where == memory_location::kind::pageable;
         };
