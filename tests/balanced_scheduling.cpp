@@ -230,6 +230,20 @@ TEST_CASE("lane use: steps attempted over the lane-steps each warp's busiest lan
     CHECK(warps_of(most.data(), most.data(), 2).attempted == 4ull * ~0u);
 }
 
+TEST_CASE("lane use: warps start again at every block") {
+    // Blocks of 40 threads: warps of 32 and 8 lanes. Each block's first 32 take 10 steps
+    // and its last 8 take 20, so every warp's lanes agree; warps of 32 across the blocks
+    // would mix them.
+    std::vector<std::uint32_t> accepted(120), rejected(120, 0);
+    for (std::size_t i = 0; i < accepted.size(); ++i) accepted[i] = i % 40 < 32 ? 10 : 20;
+    CHECK(lane_use(warps_of(accepted.data(), rejected.data(), 120, 40)) == 1.0);
+    CHECK(lane_use(warps_of(accepted.data(), rejected.data(), 120)) < 0.9);
+    // A last block cut short: 100 trajectories are two blocks and 20 threads of a third.
+    const warp_steps s = warps_of(accepted.data(), rejected.data(), 100, 40);
+    CHECK(s.attempted == 2 * (32 * 10 + 8 * 20) + 20 * 10);
+    CHECK(s.held == s.attempted);
+}
+
 #if !defined(__CUDACC__)
 namespace {
 
@@ -366,11 +380,21 @@ TEST_CASE("cuda: balanced blocks in lockstep give the static bits, a failure inc
     CHECK(same_results(fixed, cut_short));
 }
 
+TEST_CASE("cuda: automatic balances below 0.8 m / (m + 2), m trajectories a balanced thread") {
+    using backends::cuda;
+    CHECK(cuda::balances(0.5, 8));  // 0.64
+    CHECK_FALSE(cuda::balances(0.65, 8));
+    CHECK(cuda::balances(0.65, 13));       // 0.69
+    CHECK_FALSE(cuda::balances(0.3, 1));   // 0.27: a thread would take one trajectory
+    CHECK_FALSE(cuda::balances(-1, 100));  // nothing measured
+}
+
 // Automatic scheduling integrates a first wave one trajectory per thread and balances the
 // rest where that wave's lane use is low. Lorenz at rho = 200 (chaos) on one lane in 8 and
 // rho = 0 (a decay) on the others gives every warp the same lane use, which the kernel
-// report's must equal; rho = 28 everywhere gives 1. 2^21 trajectories are more than 4 waves
-// of a device of 132 multiprocessors of 2,048 threads.
+// report's must equal; rho = 200 on whole warps, every other one, gives 1 (warps of 32
+// lanes, not 64); rho = 28 everywhere gives 1. 2^21 trajectories are more than 4 waves of
+// a device of 132 multiprocessors of 2,048 threads.
 TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane use only") {
     constexpr std::size_t many = std::size_t{1} << 21;
     solve_settings<pi_controller> s;
@@ -380,17 +404,18 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     const solver<catalogue::lorenz<double>, tsit5, pi_controller> lorenz;
     std::vector<double> y0(3 * many, 0.0), rho(many);
     std::fill_n(y0.begin(), many, 1.0);
-    const auto solve = [&](scheduling schedule) {
-        return lorenz.solve({many, y0, rho}, s, backends::cuda{.scheduling = schedule});
+    const auto solve = [&](scheduling schedule, int block_size = 0) {
+        return lorenz.solve({many, y0, rho}, s,
+                            backends::cuda{.block_size = block_size, .scheduling = schedule});
     };
     for (std::size_t i = 0; i < many; ++i) rho[i] = i % 8 == 3 ? 200 : 0;
     const auto fixed = solve(scheduling::static_mapping);
     const double expected =
         lane_use(warps_of(fixed.accepted_steps.data(), fixed.rejected_steps.data(), many));
     CAPTURE(expected);
-    // 56 steps at rho = 0 beside 401 at rho = 200: well below what balancing needs while
-    // each balanced thread takes one trajectory or more (balanced_worth).
-    REQUIRE(expected < 0.3);
+    // 56 steps at rho = 0 beside 401 at rho = 200: below what balancing needs once each
+    // balanced thread takes two trajectories or more.
+    REQUIRE(expected < 0.4);
     CHECK(fixed.kernel->lane_use == -1);  // asked for: nothing measured
     const auto chosen = solve(scheduling::automatic);
     REQUIRE(chosen.kernel.has_value());
@@ -400,6 +425,32 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     // The rest goes in a balanced solve's chunks: the first wave is one launch more.
     const auto balanced = solve(scheduling::balanced);
     CHECK(chosen.kernel->chunks == balanced.kernel->chunks + 1);
+    // Into device memory, the counters read in place.
+    device_result<double> on_device;
+    const auto y0_device = device_buffer<double>::copy_of(y0);
+    const auto rho_device = device_buffer<double>::copy_of(rho);
+    lorenz.solve_on_device(
+        {many, {y0_device.data(), y0_device.size()}, {rho_device.data(), rho_device.size()}}, s,
+        on_device, backends::cuda{});
+    CHECK(on_device.kernel->scheduling == std::string("balanced"));
+    CHECK(on_device.kernel->lane_use == chosen.kernel->lane_use);
+    CHECK(same_results(fixed, on_device.to_host()));
+    // Blocks of 100 threads, each with rho = 200 where its thread is 3 modulo 8: warps start
+    // again at each block (their last has 4 lanes). The first wave may end inside a block.
+    for (std::size_t i = 0; i < many; ++i) rho[i] = i % 100 % 8 == 3 ? 200 : 0;
+    const auto hundreds = solve(scheduling::static_mapping, 100);
+    const auto in_hundreds = solve(scheduling::automatic, 100);
+    CHECK(in_hundreds.kernel->block_size == 100);
+    CHECK(in_hundreds.kernel->lane_use ==
+          doctest::Approx(lane_use(warps_of(hundreds.accepted_steps.data(),
+                                            hundreds.rejected_steps.data(), many, 100)))
+              .epsilon(1e-3));
+    CHECK(same_results(hundreds, in_hundreds));
+
+    for (std::size_t i = 0; i < many; ++i) rho[i] = i / 32 % 2 == 0 ? 200 : 0;
+    const auto whole_warps = solve(scheduling::automatic);
+    CHECK(whole_warps.kernel->scheduling == std::string("static"));
+    CHECK(whole_warps.kernel->lane_use == 1.0);
 
     std::fill(rho.begin(), rho.end(), 28.0);
     const auto uniform = solve(scheduling::automatic);

@@ -23,6 +23,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -192,6 +193,11 @@ struct cuda {
     /// Waves (threads resident on the device at once) a share needs for automatic to
     /// measure its first; the rest, three waves or more, is what balancing can gain on.
     static constexpr std::size_t measured_waves = 4;
+    /// Whether automatic balances the rest of a share after a first wave of `lane_use`,
+    /// its balanced threads taking `m` trajectories each (balanced_worth).
+    static constexpr bool balances(double lane_use, double m) {
+        return lane_use >= 0 && lane_use < balanced_worth * m / (m + 2);
+    }
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
 
@@ -220,10 +226,10 @@ struct cuda {
     static constexpr std::size_t balanced_waves = 8;
 
     /// The largest chunk, up to `wanted`, whose inputs and outputs fit the memory budget
-    /// of every device (chunks_in_flight of them, where the batch goes in several), and no
-    /// larger than the pipeline's chunks (balanced_waves waves at least, where the solve is
-    /// balanced: `adaptive` steps on one lane); a wave is counted in trajectories of `lanes`
-    /// threads each.
+    /// of every device (chunks_in_flight of them, where the batch goes in several or its
+    /// schedule is automatic), and no larger than the pipeline's chunks (balanced_waves
+    /// waves at least, where the solve is balanced or automatic: `adaptive` steps on one
+    /// lane); a wave is counted in trajectories of `lanes` threads each.
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory, int lanes = 1,
                                bool adaptive = false) const {
         check_memory_fraction();
@@ -263,9 +269,11 @@ struct cuda {
         const std::size_t pipelined =
             std::max(least, (wanted + per_device_chunks - 1) / per_device_chunks);
         const std::size_t chunk = std::min({wanted, fits, pipelined});
-        // A share of several chunks holds chunks_in_flight of them at once.
-        return chunk < wanted ? std::min(chunk, std::max<std::size_t>(1, fits / chunks_in_flight))
-                              : chunk;
+        // A share of several chunks holds chunks_in_flight of them at once; so may an
+        // automatic one, which measures its first wave apart (solve_part).
+        const bool several =
+            chunk < wanted || schedule_of(adaptive, lanes) == cubie::scheduling::automatic;
+        return several ? std::min(chunk, std::max<std::size_t>(1, fits / chunks_in_flight)) : chunk;
     }
 
     /// The schedule a solve gets, with an adaptive controller or not, on `lanes` threads per
@@ -491,6 +499,9 @@ private:
     /// chunks keeps chunks_in_flight of them queued, each on its own stream: the inputs of
     /// some are copied in and the outputs of others copied out while kernels run, and the
     /// host copies finished chunks out of their staging meanwhile, over `host_threads`.
+    /// Automatic scheduling (automatic_adaptive) integrates a first wave alone and waits
+    /// for its lane use; the rest goes in the pipeline's chunks one trajectory per thread,
+    /// or in chunks of `chunk` balanced.
     template <class Task, class T, class AfterChunk>
     share_report solve_part(Task task, const batch_inputs<T>& inputs, const output_place<T>& out,
                             const share& part, std::size_t chunk, int host_threads,
@@ -539,18 +550,23 @@ private:
         };
         launch_plan plan =
             plan_launch<Task>(schedule, chunk_of(schedule), properties, configuration);
-        // Automatic measures the share's first wave where the share holds measured_waves.
+        if (plan.resident_blocks == 0) no_resident_block(plan.threads, configuration);
+        // Automatic measures the share's first wave where the share holds measured_waves
+        // and its chunks hold a wave, and the balanced kernel can run at all (a block_size
+        // asked for may leave none of its blocks resident).
         std::size_t measured = 0;
-        if (automatic) {
-            const std::size_t wave = std::min(chunk_of(schedule), plan.resident_trajectories());
-            if (part.count >= measured_waves * wave) measured = wave;
+        std::optional<launch_plan> balanced;
+        const std::size_t wave = plan.resident_trajectories();
+        if (automatic && chunk_of(schedule) >= wave && part.count >= measured_waves * wave) {
+            balanced =
+                plan_launch<Task>(cubie::scheduling::balanced,
+                                  chunk_of(cubie::scheduling::balanced), properties, configuration);
+            // A wave, or the chunk where it holds at most two (the chunks a progress
+            // callback asks for), so that the launches stay the ones planned.
+            if (balanced->resident_blocks > 0)
+                measured = chunk_of(schedule) <= 2 * wave ? chunk_of(schedule) : wave;
         }
         std::size_t chunk_size = chunk_of(schedule);  // of the chunks to come
-        // The slots hold the largest chunk the share may take; a measured share goes in
-        // several chunks, pipelined as a static solve's are if it stays one trajectory per
-        // thread (chunks_in_flight of a balanced chunk fit the budget: chunk_capacity).
-        const std::size_t capacity =
-            measured > 0 ? chunk_of(cubie::scheduling::balanced) : chunk_size;
 
         // Inputs in device memory this device reads are used in place; others are copied,
         // pageable host arrays through page-locked staging (kept in the workspace: a copy
@@ -561,7 +577,7 @@ private:
         const bool inputs_in_place =
             (System::n_states == 0 || states_at.readable_on(device)) &&
             (System::n_parameters == 0 || parameters_at.readable_on(device));
-        const bool chunked = measured > 0 || capacity < part.count;
+        const bool chunked = measured > 0 || chunk_size < part.count;
         const auto staged = [](const memory_location& m) {
             return m.where == memory_location::kind::pageable;
         };
@@ -573,7 +589,7 @@ private:
         if (!out.on_device) rows.outputs = out.rows;
         const slot_staging staging{staged(states_at), staged(parameters_at),
                                    !out.on_device && staged(memory_location::of(out.at.statuses))};
-        kept.fit(device, capacity, rows, staging, chunked ? chunks_in_flight : 1);
+        kept.fit(device, chunk_size, rows, staging, chunked ? chunks_in_flight : 1);
         for (const auto& slot : kept.slots) slot->busy = false;
         host_copies copies(host_threads);  // between staging and pageable host arrays
 
@@ -598,9 +614,11 @@ private:
             slot.busy = false;
             reporter.finished(slot.count);
         };
-        // Queues a chunk as `plan` says; returns where its kernel writes the outputs.
+        // Queues a chunk as `plan` says, and after_kernel(stream, where the kernel wrote its
+        // outputs) ahead of the copies out.
         std::size_t launches = 0;
-        auto issue = [&](std::size_t index, std::size_t first, std::size_t count) {
+        auto issue = [&](std::size_t index, std::size_t first, std::size_t count,
+                         auto&& after_kernel) {
             chunk_slot<T>& slot = *kept.slots[index];
             const cudaStream_t stream = slot.stream.get();
             slot.first = first;
@@ -648,13 +666,13 @@ private:
             slot.kernel_stop.record(stream);
             check_kernel(configuration, cudaGetLastError());
             ++launches;
+            after_kernel(stream, arrays.results);
             if (!out.on_device)
                 for_each_result_field(
                     [&](const result_field&, auto& staged, auto* host) {
                         staged.start_download(offset(host, first), n, count, stream);
                     },
                     slot, out.at);
-            return arrays.results;
         };
 
         std::size_t next = 0;  // the slot the next chunk goes to: the one idle longest
@@ -663,32 +681,35 @@ private:
         std::vector<std::unique_ptr<chunk_slot<T>>>& slots = kept.slots;
         double lane_use = -1;
         if (measured > 0 && reporter.going) {
-            // The first wave, then its lane use from the step counts it wrote (still in the
-            // slot's device arrays, or in the device_result).
-            const result_pointers<T> written = issue(0, first, measured);
+            // The first wave, and its steps summed by warp ahead of its copies out, which
+            // go on beside the chunks after it.
+            issue(0, first, measured, [&](cudaStream_t stream, const result_pointers<T>& at) {
+                warp_steps steps;
+                sum_steps(at.accepted_steps, at.rejected_steps, measured, plan.threads, stream,
+                          *slots[0], steps);
+                check_kernel(configuration, cudaStreamSynchronize(stream));
+                lane_use = cubie::lane_use(steps);
+            });
             report.started_until = first + measured;
-            finish(0);
-            lane_use = measured_lane_use(written.accepted_steps, written.rejected_steps, measured,
-                                         *slots[0]);
-            if (lane_use < balanced_worth) {
-                const std::size_t balanced_chunk = chunk_of(cubie::scheduling::balanced);
-                launch_plan balanced = plan_launch<Task>(cubie::scheduling::balanced,
-                                                         balanced_chunk, properties, configuration);
-                const double m = double(std::min(balanced_chunk, part.count - measured)) /
-                                 double(std::max<std::size_t>(1, balanced.resident_trajectories()));
-                if (lane_use < balanced_worth * m / (m + 2)) {
-                    chunk_size = balanced_chunk;
-                    plan = balanced;
+            first += measured;
+            next = 1;
+            if (balances(lane_use, balanced->trajectories_per_thread(
+                                       std::min(balanced->chunk, end - first)))) {
+                // Larger chunks than the slots hold: refitted once slot 0 is done.
+                finish(0);
+                next = 0;
+                if (reporter.going) {
+                    plan = *balanced;
+                    chunk_size = plan.chunk;
+                    kept.fit(device, chunk_size, rows, staging, chunks_in_flight);
                 }
             }
-            first += measured;
-            next = 1 % slots.size();
         }
         for (; first < end && reporter.going; first += chunk_size) {
             chunk_slot<T>& slot = *slots[next];
             if (slot.busy) finish(next);
             if (!reporter.going) break;
-            issue(next, first, std::min(chunk_size, end - first));
+            issue(next, first, std::min(chunk_size, end - first), [](cudaStream_t, const auto&) {});
             report.started_until = slot.first + slot.count;
             next = (next + 1) % slots.size();
         }
@@ -707,9 +728,10 @@ private:
     struct launch_plan {
         cubie::scheduling schedule;
         int threads;
-        int lanes;  ///< per trajectory
-        std::size_t resident_blocks;
-        kernel_report kernel;  ///< of a chunk as large as the one planned for
+        int lanes;                    ///< per trajectory
+        std::size_t resident_blocks;  ///< 0: a block_size asked for leaves none resident
+        std::size_t chunk;            ///< trajectories of the chunks planned for
+        kernel_report kernel;         ///< of such a chunk
 
         /// A persistent grid where balanced: as many blocks as the device holds at once,
         /// or the chunk needs.
@@ -722,27 +744,25 @@ private:
         std::size_t resident_trajectories() const {
             return resident_blocks * std::size_t(threads) / std::size_t(lanes);
         }
+        /// Trajectories each thread of a balanced grid takes, on average, from `count`.
+        double trajectories_per_thread(std::size_t count) const {
+            return double(count) / double(std::max<std::size_t>(1, resident_trajectories()));
+        }
     };
 
     /// The kernel of `schedule` for chunks of `chunk` trajectories on the device of
-    /// `properties`; a block_size asked for that leaves no block resident is refused.
+    /// `properties`.
     template <class Task>
     launch_plan plan_launch(cubie::scheduling schedule, std::size_t chunk,
                             const cudaDeviceProp& properties,
                             const std::string& configuration) const {
-        const std::size_t work = chunk * Task::lanes;  // threads of a static chunk
-        const int threads = with_kernel<Task>(
-            schedule, [&](auto kernel) { return threads_for(kernel, work, properties); });
-        launch_plan plan{schedule, threads, Task::lanes, 0,
-                         with_kernel<Task>(schedule, [&](auto kernel) {
-                             return describe_kernel(kernel, configuration, threads,
-                                                    (work + threads - 1) / threads, properties);
-                         })};
-        if (plan.kernel.blocks_per_multiprocessor == 0)  // only a block_size asked for
-            invalid_setting("backends::cuda::block_size", threads,
-                            "it leaves no block of the " + configuration +
-                                " kernel resident on a multiprocessor: its threads need more "
-                                "registers or shared memory than one holds");
+        const int threads = with_kernel<Task>(schedule, [&](auto kernel) {
+            return threads_for(kernel, chunk * Task::lanes, properties);
+        });
+        launch_plan plan{
+            schedule, threads, Task::lanes, 0, chunk, with_kernel<Task>(schedule, [&](auto kernel) {
+                return describe_kernel(kernel, configuration, threads, properties);
+            })};
         plan.resident_blocks = std::size_t(plan.kernel.blocks_per_multiprocessor) *
                                std::size_t(properties.multiProcessorCount);
         plan.kernel.scheduling = scheduling_name(schedule);
@@ -751,25 +771,31 @@ private:
         return plan;
     }
 
-    /// The lane use (batch/lane_use.hpp) of `count` trajectories integrated one per thread,
-    /// from their step counters in device memory, summed on the slot's stream into its
-    /// `steps`; waits for it.
+    /// Refuses a block_size asked for that leaves no block of the kernel resident.
+    [[noreturn]] static void no_resident_block(int threads, const std::string& configuration) {
+        invalid_setting("backends::cuda::block_size", threads,
+                        "it leaves no block of the " + configuration +
+                            " kernel resident on a multiprocessor: its threads need more "
+                            "registers or shared memory than one holds");
+    }
+
+    /// Queues on `stream` the sum of the steps (batch/lane_use.hpp) of `count` trajectories
+    /// integrated one per thread in blocks of `block` threads, from their step counters in
+    /// device memory, through the slot's `steps` into `total`, which holds it once the
+    /// stream has come this far.
     template <class T>
-    static double measured_lane_use(const std::uint32_t* accepted, const std::uint32_t* rejected,
-                                    std::size_t count, chunk_slot<T>& slot) {
-        const cudaStream_t stream = slot.stream.get();
-        const steps_of_warp of{accepted, rejected, count};
+    static void sum_steps(const std::uint32_t* accepted, const std::uint32_t* rejected,
+                          std::size_t count, int block, cudaStream_t stream, chunk_slot<T>& slot,
+                          warp_steps& total) {
+        const steps_of_warp of{accepted, rejected, count, std::size_t(block)};
         CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.steps.data(), 0, sizeof(warp_steps), stream));
         constexpr int threads = 256;
         const auto blocks = static_cast<unsigned>((of.warps() + threads - 1) / threads);
         if (blocks > 0)
             detail::sum_warp_steps<<<blocks, threads, 0, stream>>>(of, slot.steps.data());
         CUBIE_CUDA_CHECK(cudaGetLastError());
-        warp_steps steps;
-        CUBIE_CUDA_CHECK(cudaMemcpyAsync(&steps, slot.steps.data(), sizeof steps,
+        CUBIE_CUDA_CHECK(cudaMemcpyAsync(&total, slot.steps.data(), sizeof total,
                                          cudaMemcpyDeviceToHost, stream));
-        CUBIE_CUDA_CHECK(cudaStreamSynchronize(stream));
-        return cubie::lane_use(steps);
     }
 
     /// use(kernel) with the kernel of the schedule (resolve_scheduling): balanced only
@@ -855,8 +881,7 @@ private:
 
     template <class Kernel>
     static kernel_report describe_kernel(Kernel kernel, const std::string& configuration,
-                                         int threads, std::size_t blocks,
-                                         const cudaDeviceProp& properties) {
+                                         int threads, const cudaDeviceProp& properties) {
         cudaFuncAttributes attributes{};
         CUBIE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
         int resident = 0;
@@ -867,7 +892,6 @@ private:
         r.registers = attributes.numRegs;
         r.local_bytes = attributes.localSizeBytes;
         r.block_size = threads;
-        r.blocks = blocks;
         r.blocks_per_multiprocessor = resident;
         r.occupancy =
             static_cast<double>(resident * threads) / properties.maxThreadsPerMultiProcessor;

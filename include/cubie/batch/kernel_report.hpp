@@ -25,8 +25,9 @@ struct kernel_report {
     std::size_t chunks = 1;  ///< launches: one per chunk of the batch, on every device
     int devices = 1;         ///< devices the batch was split over
     /// Automatic scheduling on the GPU: the lane use (batch/lane_use.hpp) of the first wave,
-    /// integrated one trajectory per thread, that chose `scheduling` for the rest; -1 where
-    /// none was measured.
+    /// integrated one trajectory per thread, that chose `scheduling` for the rest (whose
+    /// kernel the registers, blocks and occupancy describe); -1 where none was measured.
+    /// Over several devices, each chooses for its share, and the report gives the first's.
     double lane_use = -1;
 
     std::string to_string() const {
