@@ -210,7 +210,9 @@ struct device_slots {
             wanted_staging == staging && count == slots.size())
             return;
         slots.clear();
-        first_kernel_start.emplace();
+        // The share's kernel times count from it: kept while the device is (a share refits
+        // its slots after its first chunk where automatic scheduling balances the rest).
+        if (d != device || !first_kernel_start) first_kernel_start.emplace();
         device = d;
         capacity = wanted_capacity;
         rows = wanted_rows;
