@@ -177,26 +177,23 @@ struct cuda {
     /// where they take about the same steps (bench/RESULTS.md). So a share of measured_waves
     /// waves or more integrates its first wave one trajectory per thread, and that wave's
     /// lane use (batch/lane_use.hpp), from the step counts it wrote, picks the schedule of
-    /// the rest (balanced_worth). A smaller share goes one trajectory per thread: a balanced
-    /// thread would take few trajectories.
+    /// the rest (balanced_below_lane_use). A smaller share goes one trajectory per thread: a
+    /// balanced thread would take few trajectories.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::automatic;
-    /// Automatic balances the rest where the first wave's lane use is below
-    /// balanced_worth x m / (m + 2), m the trajectories each persistent thread takes in a
-    /// balanced chunk. Measured on an H200 (bench/RESULTS.md, divergent_bench): balanced
-    /// takes 1.12 times one trajectory per thread's time at a lane use of 1 (its claims and
-    /// votes; uniform Lorenz), and its last trajectories, started late, keep lanes busy
-    /// while others idle, about as long as two trajectories of each thread (a shuffled
-    /// Lorenz sweep at 2^20, lane use 0.65: 5 a thread, 0.89 times as fast with the wave
-    /// measured first; at 2^24, 13 a chunk, 1.11). It must gain a tenth: 0.8 = 1 / (1.12 x
-    /// 1.1).
-    static constexpr double balanced_worth = 0.8;
+    /// Automatic balances the rest where the first wave's lane use is below this. Measured
+    /// on an H100 (bench/RESULTS.md, divergent_bench at 2^20 and 2^24, the rest forced
+    /// balanced after the first wave): the solve ran 0.74 to 0.91 times as fast as one
+    /// trajectory per thread where the first wave's lane use was 0.91 to 1 (sorted and
+    /// uniform sweeps: balanced threads pay for their claims and votes, and for the
+    /// trajectories started last), and 1.06 to 2.23 times as fast at 0.43 to 0.65 (the same
+    /// sweeps shuffled).
+    static constexpr double balanced_below_lane_use = 0.7;
     /// Waves (threads resident on the device at once) a share needs for automatic to
     /// measure its first; the rest, three waves or more, is what balancing can gain on.
     static constexpr std::size_t measured_waves = 4;
-    /// Whether automatic balances the rest of a share after a first wave of `lane_use`,
-    /// its balanced threads taking `m` trajectories each (balanced_worth).
-    static constexpr bool balances(double lane_use, double m) {
-        return lane_use >= 0 && lane_use < balanced_worth * m / (m + 2);
+    /// Whether automatic balances the rest of a share after a first wave of `lane_use`.
+    static constexpr bool balances(double lane_use) {
+        return lane_use >= 0 && lane_use < balanced_below_lane_use;
     }
     /// Share of a device's free memory a solve may use; larger batches go in chunks.
     double memory_fraction = 0.8;
@@ -693,8 +690,7 @@ private:
             report.started_until = first + measured;
             first += measured;
             next = 1;
-            if (balances(lane_use, balanced->trajectories_per_thread(
-                                       std::min(balanced->chunk, end - first)))) {
+            if (balances(lane_use)) {
                 // Larger chunks than the slots hold: refitted once slot 0 is done.
                 finish(0);
                 next = 0;
@@ -743,10 +739,6 @@ private:
         /// Trajectories the device integrates at once: a wave.
         std::size_t resident_trajectories() const {
             return resident_blocks * std::size_t(threads) / std::size_t(lanes);
-        }
-        /// Trajectories each thread of a balanced grid takes, on average, from `count`.
-        double trajectories_per_thread(std::size_t count) const {
-            return double(count) / double(std::max<std::size_t>(1, resident_trajectories()));
         }
     };
 
