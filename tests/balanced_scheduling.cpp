@@ -424,6 +424,28 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     // The rest goes in a balanced solve's chunks: the first wave is one launch more.
     const auto balanced = solve(scheduling::balanced);
     CHECK(chosen.kernel->chunks == balanced.kernel->chunks + 1);
+    // Solved again into the same result: the slots kept at the balanced chunks' size.
+    batch_result<double> again;
+    for (int round = 0; round < 2; ++round) {
+        lorenz.solve({many, y0, rho}, s, again, backends::cuda{});
+        CHECK(again.kernel->scheduling == std::string("balanced"));
+        CHECK(again.kernel->chunks == chosen.kernel->chunks);
+        CHECK(same_results(fixed, again));
+    }
+    // A progress callback asks for chunks of a hundredth, smaller than a wave: one
+    // trajectory per thread, nothing measured, and the launches are the ones planned.
+    solve_control control;
+    solve_progress last;
+    control.progress = [&](const solve_progress& p) {
+        last = p;
+        return true;
+    };
+    const auto reported = lorenz.solve({many, y0, rho}, s, backends::cuda{}, control);
+    CHECK(reported.kernel->scheduling == std::string("static"));
+    CHECK(reported.kernel->lane_use == -1);
+    CHECK(last.chunks_done == last.chunks);
+    CHECK(last.done == many);
+    CHECK(same_results(fixed, reported));
     // Into device memory, the counters read in place.
     device_result<double> on_device;
     const auto y0_device = device_buffer<double>::copy_of(y0);

@@ -202,13 +202,17 @@ struct device_slots {
     /// Recorded before the share's first kernel: where its kernel time starts.
     std::optional<cuda_event> first_kernel_start;
 
-    /// `count` slots of `capacity` trajectories on the current device `d`: those kept when
-    /// they fit, else new ones (the old freed first: they may hold most of the memory).
+    /// At least `count` slots of `capacity` trajectories on the current device `d`: those
+    /// kept when they fit, with new ones added (those kept may be busy), else all new (the
+    /// old freed first: they may hold most of the memory).
     void fit(int d, std::size_t wanted_capacity, const slot_rows& wanted_rows,
              const slot_staging& wanted_staging, std::size_t count) {
         if (d == device && wanted_capacity <= capacity && wanted_rows == rows &&
-            wanted_staging == staging && count == slots.size())
+            wanted_staging == staging) {
+            while (slots.size() < count)
+                slots.push_back(std::make_unique<chunk_slot<T>>(capacity, rows, staging));
             return;
+        }
         slots.clear();
         // The share's kernel times count from it: kept while the device is (a share refits
         // its slots after its first chunk where automatic scheduling balances the rest).

@@ -175,10 +175,13 @@ struct cuda {
     /// device. Balanced scheduling was measured 1.1 to 2.4 times as fast as one trajectory
     /// per thread where a warp's trajectories diverge (shuffled sweeps), but 10 to 34% slower
     /// where they take about the same steps (bench/RESULTS.md). So a share of measured_waves
-    /// waves or more integrates its first wave one trajectory per thread, and that wave's
-    /// lane use (batch/lane_use.hpp), from the step counts it wrote, picks the schedule of
-    /// the rest (balanced_below_lane_use). A smaller share goes one trajectory per thread: a
-    /// balanced thread would take few trajectories.
+    /// waves or more integrates its first chunk (a wave, or up to two) one trajectory per
+    /// thread, and that chunk's lane use (batch/lane_use.hpp), from the step counts it
+    /// wrote, picks the schedule of the rest (balanced_below_lane_use). A share goes one
+    /// trajectory per thread throughout where it is smaller, where its chunks hold less
+    /// than a wave or its balanced chunks less than measured_waves balanced waves (chunks
+    /// asked for, a progress callback, a tight memory budget), or where a block_size asked
+    /// for leaves no balanced block resident: balanced threads would take few trajectories.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::automatic;
     /// Automatic balances the rest where the first wave's lane use is below this. Measured
     /// on an H100 (bench/RESULTS.md, divergent_bench at 2^20 and 2^24, the rest forced
@@ -558,9 +561,11 @@ private:
             balanced =
                 plan_launch<Task>(cubie::scheduling::balanced,
                                   chunk_of(cubie::scheduling::balanced), properties, configuration);
-            // A wave, or the chunk where it holds at most two (the chunks a progress
-            // callback asks for), so that the launches stay the ones planned.
-            if (balanced->resident_blocks > 0)
+            // Balanced chunks must give each thread several trajectories (chunks asked for
+            // or cut by the memory budget may not). The first chunk is a wave, or the
+            // pipeline's first chunk where that holds at most two.
+            if (balanced->resident_blocks > 0 &&
+                balanced->chunk >= measured_waves * balanced->resident_trajectories())
                 measured = chunk_of(schedule) <= 2 * wave ? chunk_of(schedule) : wave;
         }
         std::size_t chunk_size = chunk_of(schedule);  // of the chunks to come
@@ -574,7 +579,7 @@ private:
         const bool inputs_in_place =
             (System::n_states == 0 || states_at.readable_on(device)) &&
             (System::n_parameters == 0 || parameters_at.readable_on(device));
-        const bool chunked = measured > 0 || chunk_size < part.count;
+        const bool chunked = chunk_size < part.count;
         const auto staged = [](const memory_location& m) {
             return m.where == memory_location::kind::pageable;
         };
@@ -586,7 +591,9 @@ private:
         if (!out.on_device) rows.outputs = out.rows;
         const slot_staging staging{staged(states_at), staged(parameters_at),
                                    !out.on_device && staged(memory_location::of(out.at.statuses))};
-        kept.fit(device, chunk_size, rows, staging, chunked ? chunks_in_flight : 1);
+        // A measured share starts with one slot and adds the others its choice needs.
+        kept.fit(device, chunk_size, rows, staging,
+                 measured > 0 || !chunked ? 1 : chunks_in_flight);
         for (const auto& slot : kept.slots) slot->busy = false;
         host_copies copies(host_threads);  // between staging and pageable host arrays
 
@@ -594,6 +601,10 @@ private:
         // these intervals, so that a kernel waiting for the copies of an earlier chunk in
         // its slot does not count the wait.
         std::vector<cuda_event> kernel_starts(kept.slots.size());
+        const auto refit = [&](std::size_t count) {
+            kept.fit(device, chunk_size, rows, staging, count);
+            kernel_starts.resize(std::max(kernel_starts.size(), kept.slots.size()));
+        };
         kernel_intervals intervals;
         auto finish = [&](std::size_t index) {
             chunk_slot<T>& slot = *kept.slots[index];
@@ -678,26 +689,29 @@ private:
         std::vector<std::unique_ptr<chunk_slot<T>>>& slots = kept.slots;
         double lane_use = -1;
         if (measured > 0 && reporter.going) {
-            // The first wave, and its steps summed by warp ahead of its copies out, which
+            // The first chunk, and its steps summed by warp ahead of its copies out, which
             // go on beside the chunks after it.
             issue(0, first, measured, [&](cudaStream_t stream, const result_pointers<T>& at) {
-                warp_steps steps;
-                sum_steps(at.accepted_steps, at.rejected_steps, measured, plan.threads, stream,
-                          *slots[0], steps);
-                check_kernel(configuration, cudaStreamSynchronize(stream));
-                lane_use = cubie::lane_use(steps);
+                lane_use =
+                    cubie::lane_use(sum_steps(at.accepted_steps, at.rejected_steps, measured,
+                                              plan.threads, stream, *slots[0], configuration));
             });
             report.started_until = first + measured;
             first += measured;
             next = 1;
-            if (balances(lane_use)) {
+            const auto slots_for = [&](std::size_t size) {
+                return size < end - first ? chunks_in_flight : std::size_t{1};
+            };
+            if (!balances(lane_use)) {
+                refit(std::max<std::size_t>(2, slots_for(chunk_size)));  // slot 0 is busy
+            } else {
                 // Larger chunks than the slots hold: refitted once slot 0 is done.
                 finish(0);
                 next = 0;
                 if (reporter.going) {
                     plan = *balanced;
                     chunk_size = plan.chunk;
-                    kept.fit(device, chunk_size, rows, staging, chunks_in_flight);
+                    refit(slots_for(chunk_size));
                 }
             }
         }
@@ -771,23 +785,27 @@ private:
                             "registers or shared memory than one holds");
     }
 
-    /// Queues on `stream` the sum of the steps (batch/lane_use.hpp) of `count` trajectories
-    /// integrated one per thread in blocks of `block` threads, from their step counters in
-    /// device memory, through the slot's `steps` into `total`, which holds it once the
-    /// stream has come this far.
+    /// The steps (batch/lane_use.hpp) of `count` trajectories just integrated on `stream` one
+    /// per thread in blocks of `block` threads, from their step counters in device memory,
+    /// summed on the stream (ahead of anything queued after) through the slot's `steps`;
+    /// waits for that sum. A fault of their kernel is reported as its own.
     template <class T>
-    static void sum_steps(const std::uint32_t* accepted, const std::uint32_t* rejected,
-                          std::size_t count, int block, cudaStream_t stream, chunk_slot<T>& slot,
-                          warp_steps& total) {
+    static warp_steps sum_steps(const std::uint32_t* accepted, const std::uint32_t* rejected,
+                                std::size_t count, int block, cudaStream_t stream,
+                                chunk_slot<T>& slot, const std::string& configuration) {
         const steps_of_warp of{accepted, rejected, count, std::size_t(block)};
-        CUBIE_CUDA_CHECK(cudaMemsetAsync(slot.steps.data(), 0, sizeof(warp_steps), stream));
+        check_kernel(configuration,
+                     cudaMemsetAsync(slot.steps.data(), 0, sizeof(warp_steps), stream));
         constexpr int threads = 256;
         const auto blocks = static_cast<unsigned>((of.warps() + threads - 1) / threads);
         if (blocks > 0)
             detail::sum_warp_steps<<<blocks, threads, 0, stream>>>(of, slot.steps.data());
-        CUBIE_CUDA_CHECK(cudaGetLastError());
-        CUBIE_CUDA_CHECK(cudaMemcpyAsync(&total, slot.steps.data(), sizeof total,
-                                         cudaMemcpyDeviceToHost, stream));
+        check_kernel(configuration, cudaGetLastError());
+        warp_steps total;
+        check_kernel(configuration, cudaMemcpyAsync(&total, slot.steps.data(), sizeof total,
+                                                    cudaMemcpyDeviceToHost, stream));
+        check_kernel(configuration, cudaStreamSynchronize(stream));
+        return total;
     }
 
     /// use(kernel) with the kernel of the schedule (resolve_scheduling): balanced only

@@ -25,6 +25,9 @@ struct solve_progress {
     std::size_t done = 0;  ///< trajectories finished
     std::size_t total = 0;
     std::size_t chunks_done = 0;
+    /// The launches planned, or those done where more were made: the cuda backend's
+    /// automatic scheduling measures a first chunk apart on each device, and may then go on
+    /// in smaller chunks than planned.
     std::size_t chunks = 0;
     double elapsed_seconds = 0;
 

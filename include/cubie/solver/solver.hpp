@@ -255,9 +255,7 @@ private:
         backend.run(task, inputs, result, chunk, [&](std::size_t count) {
             p.done += count;
             ++p.chunks_done;
-            // The plan's launches, or more: cuda's automatic scheduling may measure a first
-            // wave apart on each device.
-            p.chunks = std::max(p.chunks, p.chunks_done);
+            p.chunks = std::max(p.chunks, p.chunks_done);  // solve_progress::chunks
             if (!control.progress) return true;
             p.elapsed_seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
