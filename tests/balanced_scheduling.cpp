@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -390,11 +391,13 @@ TEST_CASE("cuda: automatic balances below a lane use of 0.7 only where one was m
 }
 
 // Automatic scheduling integrates a first wave one trajectory per thread and balances the
-// rest where that wave's lane use is low. Lorenz at rho = 200 (chaos) on one lane in 8 and
-// rho = 0 (a decay) on the others gives every warp the same lane use, which the kernel
-// report's must equal; rho = 200 on whole warps, every other one, gives 1 (warps of 32
-// lanes, not 64); rho = 28 everywhere gives 1. 2^21 trajectories are more than 4 waves of
-// a device of 132 multiprocessors of 2,048 threads.
+// rest where that wave's lane use is low, where nothing goes through page-locked staging:
+// inputs in device memory, results in device memory or in host arrays already page-locked.
+// Lorenz at rho = 200 (chaos) on one lane in 8 and rho = 0 (a decay) on the others gives
+// every warp the same lane use, which the kernel report's must equal; rho = 200 on whole
+// warps, every other one, gives 1 (warps of 32 lanes, not 64); rho = 28 everywhere gives 1.
+// 2^21 trajectories are more than 4 waves of a device of 132 multiprocessors of 2,048
+// threads.
 TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane use only") {
     constexpr std::size_t many = std::size_t{1} << 21;
     solve_settings<pi_controller> s;
@@ -404,9 +407,17 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     const solver<catalogue::lorenz<double>, tsit5, pi_controller> lorenz;
     std::vector<double> y0(3 * many, 0.0), rho(many);
     std::fill_n(y0.begin(), many, 1.0);
+    std::optional<device_buffer<double>> y0_device, rho_device;
+    const auto on_device = [&]() -> batch_inputs<double> {
+        y0_device = device_buffer<double>::copy_of(y0);
+        rho_device = device_buffer<double>::copy_of(rho);
+        return {many, {y0_device->data(), y0_device->size()}, {rho_device->data(), many}};
+    };
     const auto solve = [&](scheduling schedule, int block_size = 0) {
-        return lorenz.solve({many, y0, rho}, s,
-                            backends::cuda{.block_size = block_size, .scheduling = schedule});
+        device_result<double> r;
+        lorenz.solve_on_device(on_device(), s, r,
+                               backends::cuda{.block_size = block_size, .scheduling = schedule});
+        return r.to_host();
     };
     for (std::size_t i = 0; i < many; ++i) rho[i] = i % 8 == 3 ? 200 : 0;
     const auto fixed = solve(scheduling::static_mapping);
@@ -424,14 +435,23 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     // The rest goes in a balanced solve's chunks: the first wave is one launch more.
     const auto balanced = solve(scheduling::balanced);
     CHECK(chosen.kernel->chunks == balanced.kernel->chunks + 1);
-    // Solved again into the same result: the slots kept at the balanced chunks' size.
+    // Into a host result: its first solve stages its outputs and goes one trajectory per
+    // thread; solved into again, its arrays are page-locked, and the solve measures and
+    // balances, the slots refitted to the balanced chunks, then kept.
     batch_result<double> again;
-    for (int round = 0; round < 2; ++round) {
-        lorenz.solve({many, y0, rho}, s, again, backends::cuda{});
-        CHECK(again.kernel->scheduling == std::string("balanced"));
-        CHECK(again.kernel->chunks == chosen.kernel->chunks);
+    const batch_inputs<double> inputs = on_device();
+    for (int round = 0; round < 3; ++round) {
+        CAPTURE(round);
+        lorenz.solve(inputs, s, again, backends::cuda{});
+        CHECK(again.kernel->scheduling == std::string(round == 0 ? "static" : "balanced"));
+        if (round > 0) CHECK(again.kernel->chunks == chosen.kernel->chunks);
         CHECK(same_results(fixed, again));
     }
+    // From pageable inputs, staged: one trajectory per thread, nothing measured.
+    const auto staged = lorenz.solve({many, y0, rho}, s, backends::cuda{});
+    CHECK(staged.kernel->scheduling == std::string("static"));
+    CHECK(staged.kernel->lane_use == -1);
+    CHECK(same_results(fixed, staged));
     // A progress callback asks for chunks of a hundredth, smaller than a wave: one
     // trajectory per thread, nothing measured, and the launches are the ones planned.
     solve_control control;
@@ -440,22 +460,13 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
         last = p;
         return true;
     };
-    const auto reported = lorenz.solve({many, y0, rho}, s, backends::cuda{}, control);
+    device_result<double> reported;
+    lorenz.solve_on_device(inputs, s, reported, backends::cuda{}, control);
     CHECK(reported.kernel->scheduling == std::string("static"));
     CHECK(reported.kernel->lane_use == -1);
     CHECK(last.chunks_done == last.chunks);
     CHECK(last.done == many);
-    CHECK(same_results(fixed, reported));
-    // Into device memory, the counters read in place.
-    device_result<double> on_device;
-    const auto y0_device = device_buffer<double>::copy_of(y0);
-    const auto rho_device = device_buffer<double>::copy_of(rho);
-    lorenz.solve_on_device(
-        {many, {y0_device.data(), y0_device.size()}, {rho_device.data(), rho_device.size()}}, s,
-        on_device, backends::cuda{});
-    CHECK(on_device.kernel->scheduling == std::string("balanced"));
-    CHECK(on_device.kernel->lane_use == chosen.kernel->lane_use);
-    CHECK(same_results(fixed, on_device.to_host()));
+    CHECK(same_results(fixed, reported.to_host()));
     // Blocks of 100 threads, each with rho = 200 where its thread is 3 modulo 8: warps start
     // again at each block (their last has 4 lanes). The first wave may end inside a block.
     for (std::size_t i = 0; i < many; ++i) rho[i] = i % 100 % 8 == 3 ? 200 : 0;

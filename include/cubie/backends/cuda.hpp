@@ -551,23 +551,6 @@ private:
         launch_plan plan =
             plan_launch<Task>(schedule, chunk_of(schedule), properties, configuration);
         if (plan.resident_blocks == 0) no_resident_block(plan.threads, configuration);
-        // Automatic measures the share's first wave where the share holds measured_waves
-        // and its chunks hold a wave, and the balanced kernel can run at all (a block_size
-        // asked for may leave none of its blocks resident).
-        std::size_t measured = 0;
-        std::optional<launch_plan> balanced;
-        const std::size_t wave = plan.resident_trajectories();
-        if (automatic && chunk_of(schedule) >= wave && part.count >= measured_waves * wave) {
-            balanced =
-                plan_launch<Task>(cubie::scheduling::balanced,
-                                  chunk_of(cubie::scheduling::balanced), properties, configuration);
-            // Balanced chunks must give each thread several trajectories (chunks asked for
-            // or cut by the memory budget may not). The first chunk is a wave, or the
-            // pipeline's first chunk where that holds at most two.
-            if (balanced->resident_blocks > 0 &&
-                balanced->chunk >= measured_waves * balanced->resident_trajectories())
-                measured = chunk_of(schedule) <= 2 * wave ? chunk_of(schedule) : wave;
-        }
         std::size_t chunk_size = chunk_of(schedule);  // of the chunks to come
 
         // Inputs in device memory this device reads are used in place; others are copied,
@@ -591,6 +574,27 @@ private:
         if (!out.on_device) rows.outputs = out.rows;
         const slot_staging staging{staged(states_at), staged(parameters_at),
                                    !out.on_device && staged(memory_location::of(out.at.statuses))};
+        // Automatic measures the share's first wave where the share holds measured_waves
+        // and its chunks hold a wave, the balanced kernel can run at all (a block_size asked
+        // for may leave none of its blocks resident), and nothing goes through page-locked
+        // staging: balanced chunks are larger than the pipeline's, and page-locking their
+        // staging cost more than balancing gained (Lorenz from pageable inputs into a new
+        // host result on an H100, shuffled, 2^22: 203 ms a solve against 60 static).
+        std::size_t measured = 0;
+        std::optional<launch_plan> balanced;
+        const std::size_t wave = plan.resident_trajectories();
+        if (automatic && staging == slot_staging{} && chunk_of(schedule) >= wave &&
+            part.count >= measured_waves * wave) {
+            balanced =
+                plan_launch<Task>(cubie::scheduling::balanced,
+                                  chunk_of(cubie::scheduling::balanced), properties, configuration);
+            // Balanced chunks must give each thread several trajectories (chunks asked for
+            // or cut by the memory budget may not). The first chunk is a wave, or the
+            // pipeline's first chunk where that holds at most two.
+            if (balanced->resident_blocks > 0 &&
+                balanced->chunk >= measured_waves * balanced->resident_trajectories())
+                measured = chunk_of(schedule) <= 2 * wave ? chunk_of(schedule) : wave;
+        }
         // A measured share starts with one slot and adds the others its choice needs.
         kept.fit(device, chunk_size, rows, staging,
                  measured > 0 || !chunked ? 1 : chunks_in_flight);
