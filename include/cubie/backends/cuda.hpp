@@ -578,8 +578,9 @@ private:
         // and its chunks hold a wave, the balanced kernel can run at all (a block_size asked
         // for may leave none of its blocks resident), and nothing goes through page-locked
         // staging: balanced chunks are larger than the pipeline's, and page-locking their
-        // staging cost more than balancing gained (Lorenz from pageable inputs into a new
-        // host result on an H100, shuffled, 2^22: 203 ms a solve against 60 static).
+        // staging cost more than balancing gained (shuffled Lorenz from pageable inputs into
+        // a new host result on an H100, 2^22: 196 ms a solve balanced, 62 one trajectory per
+        // thread; bench/RESULTS.md).
         std::size_t measured = 0;
         std::optional<launch_plan> balanced;
         const std::size_t wave = plan.resident_trajectories();
