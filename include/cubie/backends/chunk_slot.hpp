@@ -161,8 +161,7 @@ struct chunk_slot {
     chunk_slot(std::size_t capacity, const slot_rows& rows, const slot_staging& staging)
         : initial_states(rows.initial_states, capacity, staging.initial_states),
           parameters(rows.parameters, capacity, staging.parameters),
-          claimed(1),
-          steps(1) {
+          claimed(1) {
         for_each_result_field(
             [&]<class U>(const result_field& f, staged_rows<U>& a) {
                 a = staged_rows<U>(rows.outputs.*f.rows, capacity, staging.outputs);
@@ -183,8 +182,6 @@ struct chunk_slot {
     staged_rows<T> event_times, event_states;
     /// Balanced scheduling's work counter: the trajectories of the chunk claimed so far.
     device_buffer<unsigned> claimed;
-    /// Automatic scheduling's sum of the chunk's warps' steps (batch/lane_use.hpp).
-    device_buffer<warp_steps> steps;
     cuda_event kernel_stop;
     std::size_t first = 0;  ///< the chunk's first trajectory in the batch
     std::size_t count = 0;
@@ -201,6 +198,8 @@ struct device_slots {
     std::vector<std::unique_ptr<chunk_slot<T>>> slots;
     /// Recorded before the share's first kernel: where its kernel time starts.
     std::optional<cuda_event> first_kernel_start;
+    /// Automatic scheduling's sum of the first chunk's warps' steps (batch/lane_use.hpp).
+    std::optional<device_buffer<warp_steps>> steps;
 
     /// At least `count` slots of `capacity` trajectories on the current device `d`: those
     /// kept when they fit, with new ones added (those kept may be busy), else all new (the
@@ -216,7 +215,10 @@ struct device_slots {
         slots.clear();
         // The share's kernel times count from it: kept while the device is (a share refits
         // its slots after its first chunk where automatic scheduling balances the rest).
-        if (d != device || !first_kernel_start) first_kernel_start.emplace();
+        if (d != device || !first_kernel_start) {
+            first_kernel_start.emplace();
+            steps.emplace(1);
+        }
         device = d;
         capacity = wanted_capacity;
         rows = wanted_rows;

@@ -697,9 +697,9 @@ private:
             // The first chunk, and its steps summed by warp ahead of its copies out, which
             // go on beside the chunks after it.
             issue(0, first, measured, [&](cudaStream_t stream, const result_pointers<T>& at) {
-                lane_use =
-                    cubie::lane_use(sum_steps(at.accepted_steps, at.rejected_steps, measured,
-                                              plan.threads, stream, *slots[0], configuration));
+                lane_use = cubie::lane_use(sum_steps(at.accepted_steps, at.rejected_steps, measured,
+                                                     plan.threads, stream, kept.steps->data(),
+                                                     configuration));
             });
             report.started_until = first + measured;
             first += measured;
@@ -792,23 +792,20 @@ private:
 
     /// The steps (batch/lane_use.hpp) of `count` trajectories just integrated on `stream` one
     /// per thread in blocks of `block` threads, from their step counters in device memory,
-    /// summed on the stream (ahead of anything queued after) through the slot's `steps`;
+    /// summed on the stream (ahead of anything queued after) through `sum` in device memory;
     /// waits for that sum. A fault of their kernel is reported as its own.
-    template <class T>
     static warp_steps sum_steps(const std::uint32_t* accepted, const std::uint32_t* rejected,
-                                std::size_t count, int block, cudaStream_t stream,
-                                chunk_slot<T>& slot, const std::string& configuration) {
+                                std::size_t count, int block, cudaStream_t stream, warp_steps* sum,
+                                const std::string& configuration) {
         const steps_of_warp of{accepted, rejected, count, std::size_t(block)};
-        check_kernel(configuration,
-                     cudaMemsetAsync(slot.steps.data(), 0, sizeof(warp_steps), stream));
+        check_kernel(configuration, cudaMemsetAsync(sum, 0, sizeof(warp_steps), stream));
         constexpr int threads = 256;
         const auto blocks = static_cast<unsigned>((of.warps() + threads - 1) / threads);
-        if (blocks > 0)
-            detail::sum_warp_steps<<<blocks, threads, 0, stream>>>(of, slot.steps.data());
+        if (blocks > 0) detail::sum_warp_steps<<<blocks, threads, 0, stream>>>(of, sum);
         check_kernel(configuration, cudaGetLastError());
         warp_steps total;
-        check_kernel(configuration, cudaMemcpyAsync(&total, slot.steps.data(), sizeof total,
-                                                    cudaMemcpyDeviceToHost, stream));
+        check_kernel(configuration,
+                     cudaMemcpyAsync(&total, sum, sizeof total, cudaMemcpyDeviceToHost, stream));
         check_kernel(configuration, cudaStreamSynchronize(stream));
         return total;
     }

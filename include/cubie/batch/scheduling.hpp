@@ -36,7 +36,8 @@ enum class scheduling {
 };
 
 /// The schedule a solve with an adaptive controller (or not) gets when `asked` for one, on
-/// a backend whose automatic choice for adaptive controllers is `automatic_adaptive`.
+/// a backend whose automatic choice for adaptive controllers is `automatic_adaptive`:
+/// automatic itself where the backend chooses as the solve goes (cuda measures first).
 constexpr scheduling resolve_scheduling(bool adaptive, scheduling asked,
                                         scheduling automatic_adaptive) {
     if (!adaptive) return scheduling::static_mapping;
