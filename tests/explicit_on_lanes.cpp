@@ -28,6 +28,7 @@
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/loop/integrate.hpp"
 #include "cubie/loop/lane_system.hpp"
+#include "cubie/outputs/summary_metrics.hpp"
 #include "cubie/solver/solver.hpp"
 #include "support/host_team.hpp"
 
@@ -187,9 +188,10 @@ struct decay64 {
 };
 }  // namespace
 
-TEST_CASE("the automatic mapping deals the state out for larger systems, where outputs allow") {
+TEST_CASE("the automatic mapping deals the state out for larger systems, over the fewest lanes") {
     static_assert(has_rhs_at<decay64<float>> && has_rhs_at<catalogue::lorenz96<float>>);
-    static_assert(std::is_same_v<mapped_algorithm<decay64<float>, tsit5>, on_lanes<tsit5, 32>>);
+    // 64 states of Tsit5 keep 704 values: dealt out over 4 lanes of 16 slots (176 values each).
+    static_assert(std::is_same_v<mapped_algorithm<decay64<float>, tsit5>, on_lanes<tsit5, 4>>);
     static_assert(std::is_same_v<mapped_algorithm<decay64<float>, tsit5, false>, tsit5>);
     static_assert(std::is_same_v<mapped_algorithm<decay64<float>, on_lanes<tsit5, 8>, false>,
                                  on_lanes<tsit5, 8>>);
@@ -197,7 +199,42 @@ TEST_CASE("the automatic mapping deals the state out for larger systems, where o
     // 64 states of RK4 (4 stages) keep 512 values, where one thread ran faster.
     static_assert(state_vectors_of<classical_rk4>() == 8 && state_vectors_of<tsit5>() == 11);
     static_assert(std::is_same_v<mapped_algorithm<decay64<float>, classical_rk4>, classical_rk4>);
+    // In double each value counts twice: 8 lanes of 8 slots (176 values), where 4 lanes of 16
+    // would keep 352.
+    static_assert(std::is_same_v<mapped_algorithm<decay64<double>, tsit5>, on_lanes<tsit5, 8>>);
     CHECK(dealt_out_past_values == 640);
+    CHECK(dealt_out_lane_values == 320);
+    // The tile: the fewest lanes from 4 whose slots keep at most 320 values, else 32.
+    CHECK(dealt_out_lanes(64, 10) == 1);
+    CHECK(dealt_out_lanes(65, 10) == 4);
+    CHECK(dealt_out_lanes(128, 10) == 4);
+    CHECK(dealt_out_lanes(129, 10) == 8);
+    CHECK(dealt_out_lanes(128, 48) == 32);
+    CHECK(dealt_out_lanes(1024, 48) == 32);  // more than a lane keeps: a warp all the same
+}
+
+TEST_CASE("a solver counts what its recording keeps in its mapping") {
+    using L = catalogue::lorenz96<float>;  // 32 sites
+    using mean_extrema = summaries<metrics::mean, metrics::extrema>;
+    // Final states alone: 32 x 11 = 352 values, one thread.
+    using alone = solver<L, tsit5, pi_controller>;
+    static_assert(alone::recorded_values == 0 && std::is_same_v<alone::mapped_method, tsit5>);
+    // Saves interpolated from Tsit5's 7 dense stages: 32 x 18 = 576, still one thread.
+    using saving = solver<L, tsit5, pi_controller, save_state>;
+    static_assert(saving::recorded_values == 7 && std::is_same_v<saving::mapped_method, tsit5>);
+    // Summaries add their running states (a mean's compensated sum, pending sample and count;
+    // the extrema's two): 32 x 24 = 768, dealt out over 4 lanes of 8 slots.
+    using summarising = solver<L, tsit5, pi_controller, mean_extrema>;
+    static_assert(summarising::recorded_values == 13);
+    static_assert(std::is_same_v<summarising::mapped_method, on_lanes<tsit5, 4>>);
+    // With fixed steps nothing is interpolated: RK4 keeps 32 x 14 = 448, one thread.
+    using fixed = solver<L, classical_rk4, fixed_step, mean_extrema>;
+    static_assert(fixed::recorded_values == 6 &&
+                  std::is_same_v<fixed::mapped_method, classical_rk4>);
+    // A mapping named is taken as it is.
+    using by_name = solver<L, on_lanes<tsit5, 8>, pi_controller, mean_extrema>;
+    static_assert(std::is_same_v<by_name::mapped_method, on_lanes<tsit5, 8>>);
+    CHECK(summarising::recorded_values == 13);
 }
 
 TEST_CASE("on_lanes<Method, 1> is the method itself, saving from dense output included") {

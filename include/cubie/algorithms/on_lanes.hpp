@@ -7,9 +7,9 @@
 //   kvaerno5                      one thread per trajectory (DIRK: lanes only when named)
 //   on_lanes<rodas5p, 8>          8 lanes of a warp per trajectory, whatever the system
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
-//   tsit5                         one thread per trajectory, or 32 lanes with the state dealt
-//                                 out for larger systems (Lorenz 96 in float from 59 sites:
-//                                 mapped_algorithm below)
+//   tsit5                         one thread per trajectory, or 4 to 32 lanes with the state
+//                                 dealt out for larger systems (Lorenz 96 in float from 59
+//                                 sites, from 27 keeping summaries: mapped_algorithm below)
 //   on_lanes<tsit5, 32>           32 lanes per trajectory, each holding 1/32 of the state
 //
 // Under G lanes (the cooperative mapping) the lanes of a tile (linear/lane_group.hpp) run
@@ -29,8 +29,9 @@
 // for them alone; the loop and controller run on each lane's share, with the error norm
 // and the finiteness checks taken over the lanes. Lorenz 96 at 128 sites on 32 lanes holds
 // 4 values of each vector per lane, where one thread spills all 128. The batch kernel
-// (backends/cuda.hpp) gives each tile its shared memory; such a solve saves states and
-// counters, but takes no summaries, observables or events, which need the whole state.
+// (backends/cuda.hpp) gives each tile its shared memory. A lane saves and summarises its own
+// components, and its share of the observables, which every lane evaluates from the whole
+// state; events, whose roots stop the whole state, are not taken on such lanes.
 //
 // The host backend integrates a trajectory on one thread whatever the mapping: on_lanes
 // changes nothing there. On the device every lane of a cooperative method's tile stores the
@@ -186,35 +187,55 @@ constexpr int state_vectors_of() {
         return 4;
 }
 
-/// Past how many registers' worth of those vectors (n_states times state_vectors_of, twice
-/// that in double) an explicit method deals the state out over a warp's 32 lanes when the
-/// mapping is not given: about 2.5 times a thread's 255 registers. Measured in float (the
-/// double rule counts each value's two registers, not measured). Measured on Lorenz 96 (H200,
-/// float, 2^17 trajectories, bench/RESULTS.md): RK4 at 64 sites (512 values, 56 B of local memory)
-/// ran 3.2 times as fast on one thread, Tsit5 at 64 sites (704 values, 2,344 B) 2.6 times as fast
-/// on 32 lanes; at 128 sites 32 lanes took RK4 1.8 and Tsit5 9.1 times as fast, and at 16 and 32
-/// sites one thread, which does not spill there, was 2.3 to 12 times as fast as any tile. 32 lanes
-/// were the fastest tile wherever a tile won.
+/// Past how many registers' worth of values (n_states times the values a step keeps per
+/// state: state_vectors_of, and what recording adds, twice that in double) an explicit
+/// method deals the state out over lanes when the mapping is not given: about 2.5 times a
+/// thread's 255 registers. With dealt_out_lane_values, measured on Lorenz 96 (H200, 2^17
+/// trajectories, 16 to 64 sites, float and double, Tsit5 and RK4, final states and summaries:
+/// 48 points, bench/RESULTS.md): the mapping taken ran within 10% of the fastest of one
+/// thread and tiles of 4 to 32 lanes at 40 of them, 1.07 times the fastest on the geometric
+/// mean, 2.38 at worst (float Tsit5 at 56 sites stays on one thread). RK4 keeps fewer values
+/// than it is counted for (one thread ran 1.4 and 1.7 times as fast as the tile taken at 48
+/// sites in double, and with summaries in float), Tsit5 more.
 inline constexpr int dealt_out_past_values = 640;
 
+/// The most values a lane of a tile keeps (its slots times the values per state, twice in
+/// double): the mapping takes the fewest lanes, from 4, whose share stays within it, else 32.
+/// Fewer lanes ran as fast or faster while their share fit: every lane runs the loop and
+/// the controller, and lanes past the last component idle in their last slot (16 lanes ran
+/// up to 1.8 times as long as 4 or 8 within this bound, 32 lanes up to 4.4 times below 64
+/// sites); lanes that kept more (4 lanes of double Tsit5 with summaries at 56 and 64 sites)
+/// ran 3.6 and 4.1 times as long as 8 lanes (bench/RESULTS.md).
+inline constexpr int dealt_out_lane_values = 320;
+
+/// The lanes an explicit method deals the state of n_states out over, each state keeping
+/// `values` values (counted twice in double): 1 where one thread holds them
+/// (dealt_out_past_values), else the fewest lanes by dealt_out_lane_values.
+constexpr int dealt_out_lanes(int n_states, int values) {
+    if (n_states * values <= dealt_out_past_values) return 1;
+    int lanes = 4;
+    while (lanes < 32 && (n_states + lanes - 1) / lanes * values > dealt_out_lane_values)
+        lanes *= 2;
+    return lanes;
+}
+
 namespace detail {
-template <class System, class Algorithm, bool DealsOut>
+template <class System, class Algorithm, bool DealsOut, int RecordedValues>
 struct mapped {
     static constexpr int lanes = [] {
         if constexpr (lanes_by_default<Algorithm>())
             return factored_in_pattern<System> ? 1 : automatic_lanes(System::n_states);
-        else if constexpr (DealsOut && !is_implicit<Algorithm>() && has_rhs_at<System> &&
-                           System::n_states * state_vectors_of<Algorithm>() *
-                                   int(sizeof(typename System::value_type) / 4) >
-                               dealt_out_past_values)
-            return 32;
+        else if constexpr (DealsOut && !is_implicit<Algorithm>() && has_rhs_at<System>)
+            return dealt_out_lanes(System::n_states,
+                                   (state_vectors_of<Algorithm>() + RecordedValues) *
+                                       int(sizeof(typename System::value_type) / 4));
         else
             return 1;
     }();
     using type = cuda::std::conditional_t<(lanes > 1), on_lanes<Algorithm, lanes>, Algorithm>;
 };
-template <class System, class Algorithm, int Lanes, bool DealsOut>
-struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut> {
+template <class System, class Algorithm, int Lanes, bool DealsOut, int RecordedValues>
+struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut, RecordedValues> {
     using type = on_lanes<Algorithm, Lanes>;
 };
 }  // namespace detail
@@ -223,10 +244,11 @@ struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut> {
 /// (on_lanes), else under the automatic one: automatic_lanes for the methods that take
 /// lanes by default, one thread for the others and for systems whose iteration matrices
 /// are factored in their sparsity pattern (linear/iteration_lu.hpp), whose factors fit a
-/// thread's registers; explicit methods on 32 lanes with the state dealt out past
-/// dealt_out_past_values where the system has rhs_at and the outputs allow it (`DealsOut`:
-/// no summaries, observables or events, which need the whole state).
-template <class System, class Algorithm, bool DealsOut = true>
-using mapped_algorithm = typename detail::mapped<System, Algorithm, DealsOut>::type;
+/// thread's registers; explicit methods with the state dealt out over dealt_out_lanes where
+/// the system has rhs_at and the outputs allow it (`DealsOut`: no events, which stop the
+/// whole state at their roots), `RecordedValues` the values per state that the solve's
+/// recording adds to a step's (summaries' accumulators, a dense output's stages).
+template <class System, class Algorithm, bool DealsOut = true, int RecordedValues = 0>
+using mapped_algorithm = typename detail::mapped<System, Algorithm, DealsOut, RecordedValues>::type;
 
 }  // namespace cubie

@@ -61,11 +61,22 @@ __global__ void trajectory_kernel(Task task) {
     if (i < task.n_trajectories) task(i);
 }
 
+/// Values of shared memory from one tile's whole state to the next's in dealt_out_kernel:
+/// an odd number of tile widths (lanes), Task::shared_values or one width more. The tiles of
+/// a warp then start in different banks, and their lanes, reading the same components of
+/// their own states, read apart; an even number of widths apart (Lorenz 96 at 64 sites on 8
+/// lanes: 64 words) their reads of one component would fall in one bank and be served in
+/// turn.
+template <class Task>
+inline constexpr int tile_stride = (Task::shared_values / Task::lanes) % 2 == 1
+                                       ? Task::shared_values
+                                       : Task::shared_values + Task::lanes;
+
 /// The most threads a block of dealt_out_kernel holds: 256, or fewer where the tiles'
 /// shared memory would pass 48 KB (the most a kernel declares statically).
 template <class Task>
 inline constexpr int dealt_out_block_limit = [] {
-    constexpr int tile_bytes = Task::shared_values * int(sizeof(typename Task::T));
+    constexpr int tile_bytes = tile_stride<Task> * int(sizeof(typename Task::T));
     static_assert(tile_bytes <= 48 * 1024,
                   "the whole state of one trajectory passes 48 KB of shared memory: too large "
                   "to deal out over lanes");
@@ -78,8 +89,7 @@ inline constexpr int dealt_out_block_limit = [] {
 /// block's shared memory.
 template <class Task>
 __global__ void __launch_bounds__(dealt_out_block_limit<Task>) dealt_out_kernel(Task task) {
-    __shared__
-        typename Task::T whole[dealt_out_block_limit<Task> / Task::lanes][Task::shared_values];
+    __shared__ typename Task::T whole[dealt_out_block_limit<Task> / Task::lanes][tile_stride<Task>];
     const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::size_t i = thread / Task::lanes;
     if (i < task.n_trajectories) task.on_lanes(i, whole[threadIdx.x / Task::lanes]);

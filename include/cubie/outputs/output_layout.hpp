@@ -32,14 +32,31 @@ struct unshared_form<M, Metrics...> {
     using type = std::conditional_t<readers == 1, typename M::unshared, M>;
 };
 
-template <class T, int NVariables, class Summaries>
+template <class T, class Rows, class Summaries>
 struct windows_of {
     using type = void;  // nothing summarised
 };
-template <class T, int NVariables, class... Metrics>
-struct windows_of<T, NVariables, summaries<Metrics...>> {
+template <class T, class Rows, class... Metrics>
+struct windows_of<T, Rows, summaries<Metrics...>> {
     using type =
-        summary_windows<T, NVariables, typename unshared_form<Metrics, Metrics...>::type...>;
+        summary_windows_over<T, Rows, typename unshared_form<Metrics, Metrics...>::type...>;
+};
+
+/// Where a system's NSummarised summarised variables go in a window's rows: a system that
+/// holds a share of another's (loop/lane_system.hpp) says so as its summary_rows; any
+/// other holds them all (own_rows).
+template <class System, int NSummarised>
+struct summary_rows_of {
+    using type = own_rows<NSummarised>;
+};
+template <class System, int NSummarised>
+requires requires {
+    typename System::summary_rows;
+}
+struct summary_rows_of<System, NSummarised> {
+    using type = typename System::summary_rows;
+    static_assert(type::held == NSummarised,
+                  "a system's summary_rows holds its states and summarised observables");
 };
 
 template <class... Outputs>
@@ -94,8 +111,11 @@ struct output_layout {
     static constexpr bool summarises_observables = summarises && has_observables<System>;
     static constexpr int n_summarised =
         System::n_states + (summarises_observables ? System::n_observables : 0);
-    /// summary_windows<T, n_summarised, Metrics...>, or void.
-    using windows_type = typename detail::windows_of<T, n_summarised, summaries_policy>::type;
+    /// summary_windows<T, n_summarised, Metrics...> (a share's: summary_windows_over), or
+    /// void.
+    using windows_type =
+        typename detail::windows_of<T, typename detail::summary_rows_of<System, n_summarised>::type,
+                                    summaries_policy>::type;
 
     static constexpr bool records = saves || summarises;
 

@@ -14,7 +14,10 @@
 //
 // Rows of a window, metric-major in the order of Metrics...:
 //   row = (offset(metric) + output) * NVariables + variable
-// and the output array is [window][row][trajectory].
+// and the output array is [window][row][trajectory]. summary_windows_over<T, Rows,
+// Metrics...> keeps Rows::held of a window's Rows::variables variables, variable v writing
+// row variable Rows::of(v) (none where negative): a lane's share of the variables when the
+// state is dealt out over lanes (loop/lane_system.hpp); summary_windows keeps them all.
 //
 // Metrics that share an accumulator share its running state: the distinct accumulators
 // are found at compile time, and each keeps one state per variable. History (the last two
@@ -134,20 +137,29 @@ constexpr bool output_names_unambiguous() {
 
 }  // namespace detail
 
-template <class T, int NVariables, class... Metrics>
-struct summary_windows {
+/// Every variable of a window's rows held, variable v in row variable v.
+template <int NVariables>
+struct own_rows {
+    static constexpr int held = NVariables;
+    static constexpr int variables = NVariables;
+    CUBIE_HD static constexpr int of(int v) { return v; }
+};
+
+template <class T, class Rows, class... Metrics>
+struct summary_windows_over {
+    static constexpr int n_held = Rows::held;  ///< variables summarised here
     static_assert(sizeof...(Metrics) >= 1, "summary_windows needs at least one metric");
     static_assert((metrics::summary_metric<Metrics> && ...),
                   "a summary metric lacks part of the interface in "
                   "outputs/metrics/summary_metric.hpp");
-    static_assert(NVariables >= 1, "summary_windows needs at least one variable");
+    static_assert(n_held >= 1, "summary_windows needs at least one variable");
 
     /// The distinct accumulators of Metrics..., in order of first use.
     using accumulators = detail::distinct_types<typename Metrics::accumulator...>;
     static constexpr int n_accumulators = cuda::std::tuple_size_v<accumulators>;
     static constexpr bool needs_neighbours = (Metrics::accumulator::needs_neighbours || ...);
     static constexpr int outputs_per_variable = (Metrics::n_outputs + ...);
-    static constexpr int rows = outputs_per_variable * NVariables;  ///< rows per window
+    static constexpr int rows = outputs_per_variable * Rows::variables;  ///< rows per window
     /// Output names in row order (each repeated over the variables).
     static constexpr cuda::std::array<const char*, outputs_per_variable> output_names =
         detail::concatenated_output_names<Metrics...>();
@@ -155,10 +167,16 @@ struct summary_windows {
                   "two metrics with different accumulators write outputs of the same name: "
                   "rename one, the legend could not tell them apart");
 
+    /// Values of T a variable's running state takes: its accumulators' states (a count among
+    /// them counted as one value) and the history of neighbour accumulators.
+    static constexpr int values_per_variable =
+        int(sizeof(typename detail::accumulator_states_of<T, 1, accumulators>::type) / sizeof(T)) +
+        (needs_neighbours ? 2 : 0);
+
     /// "<variable>.<output name>" for every row of a window, in row order.
     static std::vector<std::string> legend(const std::vector<std::string>& variable_names) {
-        if (variable_names.size() != static_cast<std::size_t>(NVariables))
-            throw std::invalid_argument("summary legend: " + std::to_string(NVariables) +
+        if (variable_names.size() != static_cast<std::size_t>(Rows::variables))
+            throw std::invalid_argument("summary legend: " + std::to_string(Rows::variables) +
                                         " variable names expected, got " +
                                         std::to_string(variable_names.size()));
         std::vector<std::string> names;
@@ -186,12 +204,12 @@ struct summary_windows {
     }
 
     /// Sample 0 (x0 at t0), after bind().
-    CUBIE_HD void first(const vector<T, NVariables>& x0) {
+    CUBIE_HD void first(const vector<T, n_held>& x0) {
         if constexpr (needs_neighbours) history_.last = x0;
     }
 
     /// bind() and first() together.
-    CUBIE_HD void start(const vector<T, NVariables>& x0, T t0, T interval,
+    CUBIE_HD void start(const vector<T, n_held>& x0, T t0, T interval,
                         std::uint32_t samples_per_window, std::uint32_t n_windows,
                         batch_view<T> out, std::size_t trajectory) {
         bind(t0, interval, samples_per_window, n_windows, out, trajectory);
@@ -199,7 +217,7 @@ struct summary_windows {
     }
 
     /// The next sample, k = 1 .. K.
-    CUBIE_HD void add(const vector<T, NVariables>& x) {
+    CUBIE_HD void add(const vector<T, n_held>& x) {
         if constexpr (needs_neighbours) {
             if (k_ >= 1) {  // this is sample k_ + 1 >= 2: sample k_ has both neighbours
                 const T time = sample_time(k_);
@@ -234,12 +252,12 @@ struct summary_windows {
     /// Sample j (from 0) after those counted so far, to the accumulators without
     /// neighbours; end_run() counts them. A run of samples taken this way, without add(),
     /// stops before the window's end: j < samples_within_window().
-    CUBIE_HD void add_within(const vector<T, NVariables>& x, std::uint32_t j) {
+    CUBIE_HD void add_within(const vector<T, n_held>& x, std::uint32_t j) {
         add_to<false>([&](int v) { return sample_within(x[v], j); });
     }
     /// Samples j and j + 1 together, where sample j opens a pair (opens_pair(j)): to an
     /// accumulator with add_pair() as a pair, with the bits of two add_within() calls.
-    CUBIE_HD void add_pair_within(const vector<T, NVariables>& x1, const vector<T, NVariables>& x2,
+    CUBIE_HD void add_pair_within(const vector<T, n_held>& x1, const vector<T, n_held>& x2,
                                   std::uint32_t j) {
         assert(opens_pair(j));
         for_each_state([&](auto accumulator, auto& state, int v) {
@@ -267,7 +285,7 @@ struct summary_windows {
 
 private:
     using accumulator_states =
-        typename detail::accumulator_states_of<T, NVariables, accumulators>::type;
+        typename detail::accumulator_states_of<T, n_held, accumulators>::type;
     static constexpr cuda::std::array<int, sizeof...(Metrics)> offsets = [] {
         cuda::std::array<int, sizeof...(Metrics)> first{};
         int next = 0, i = 0;
@@ -307,7 +325,7 @@ private:
         static_for<n_accumulators>([&](auto a) {
             using A = cuda::std::tuple_element_t<decltype(a)::value, accumulators>;
             CUBIE_UNROLL
-            for (int v = 0; v < NVariables; ++v)
+            for (int v = 0; v < n_held; ++v)
                 visit(cuda::std::type_identity<A>{}, cuda::std::get<decltype(a)::value>(states_)[v],
                       v);
         });
@@ -320,12 +338,15 @@ private:
             constexpr int a = detail::index_of_type<typename M::accumulator, accumulators>::value;
             constexpr int offset = offsets[decltype(m)::value];
             CUBIE_UNROLL
-            for (int v = 0; v < NVariables; ++v) {
+            for (int v = 0; v < n_held; ++v) {
+                const int row_variable = Rows::of(v);
+                if (row_variable < 0) continue;
                 vector<T, M::n_outputs> values;
                 M::output(cuda::std::get<a>(states_)[v], values.data());
                 CUBIE_UNROLL
                 for (int o = 0; o < M::n_outputs; ++o)
-                    out_(first_row + (offset + o) * NVariables + v, trajectory_) = values[o];
+                    out_(first_row + (offset + o) * Rows::variables + row_variable, trajectory_) =
+                        values[o];
             }
         });
     }
@@ -338,7 +359,7 @@ private:
     }
 
     accumulator_states states_;
-    [[no_unique_address]] detail::sample_history<T, NVariables, needs_neighbours> history_;
+    [[no_unique_address]] detail::sample_history<T, n_held, needs_neighbours> history_;
     batch_view<T> out_;
     std::size_t trajectory_;
     T t0_;
@@ -349,5 +370,9 @@ private:
     std::uint32_t window_;  ///< the window being filled
     std::uint32_t filled_;  ///< its samples so far
 };
+
+/// NVariables variables' windows, each in its own row variable.
+template <class T, int NVariables, class... Metrics>
+using summary_windows = summary_windows_over<T, own_rows<NVariables>, Metrics...>;
 
 }  // namespace cubie

@@ -75,6 +75,24 @@ public:
     using controller = Controller;
     using settings_type = solve_settings<Controller>;
 
+    /// The values per state that recording adds to one thread's step: the summaries' running
+    /// states (over the states and observables summarised, rounded up per state), and the
+    /// stages of a dense output that adaptive steps interpolate outputs from.
+    static constexpr int recorded_values = [] {
+        int values = 0;
+        if constexpr (layout::summarises)
+            values += (layout::windows_type::values_per_variable * layout::n_summarised +
+                       System::n_states - 1) /
+                      System::n_states;
+        if constexpr (layout::records && Controller::adaptive && has_dense_output<Algorithm>() &&
+                      requires { typename Algorithm::template dense_stages_t<state_t<System>>; })
+            values += int(size_of<typename Algorithm::template dense_stages_t<state_t<System>>>);
+        return values;
+    }();
+    /// The method as the batch takes it: on as many lanes per trajectory as its mapping
+    /// gives (algorithms/on_lanes.hpp), the state dealt out only where no events are watched.
+    using mapped_method = mapped_algorithm<System, Algorithm, !layout::watches, recorded_values>;
+
     explicit solver(System system = {}) : system_(system) {}
 
     /// The outputs a solve with these settings records, validated: times, legends, sizes.
@@ -189,14 +207,7 @@ public:
 #endif
 
 private:
-    /// The method as the batch takes it: on as many lanes per trajectory as its mapping
-    /// gives (algorithms/on_lanes.hpp), the state dealt out only where no output needs it
-    /// whole.
-    using output_needs = output_layout<System, Outputs...>;
-    using mapped = mapped_algorithm<System, Algorithm,
-                                    !output_needs::summarises && !output_needs::saves_observables &&
-                                        !output_needs::watches>;
-    using task_type = trajectory_task<mapped, Controller, System, Outputs...>;
+    using task_type = trajectory_task<mapped_method, Controller, System, Outputs...>;
 
     /// The per-trajectory work and the outputs' plan, from validated settings and inputs
     /// (throws before any allocation when either is wrong).
@@ -206,7 +217,8 @@ private:
     };
     prepared_solve prepare(const batch_inputs<value_type>& inputs,
                            const settings_type& settings) const {
-        const auto integration = make_integration_settings<mapped, Controller, System>(settings);
+        const auto integration =
+            make_integration_settings<mapped_method, Controller, System>(settings);
         check_sizes(inputs);
         plan_type outputs = plan(settings);
         task_type task{system_, integration, inputs.n_trajectories, outputs.targets};
