@@ -11,6 +11,7 @@ namespace lanes_bench {
 struct request {
     std::string methods;     ///< "tsit5", "rk4", comma-separated
     std::string precisions;  ///< "float", "double", comma-separated
+    std::string outputs;     ///< "final" (states), "summaries" (and final states)
     std::size_t n;           ///< trajectories
     int repeat;
 };
@@ -20,8 +21,9 @@ inline bool lists(const std::string& list, const std::string& item) {
     return ("," + list + ",").find("," + item + ",") != std::string::npos;
 }
 
-/// Prints the rows of Lorenz 96 at Sites sites (defined in its own unit).
-template <int Sites>
+/// Prints the rows of Lorenz 96 at Sites sites, keeping summaries or final states alone
+/// (each defined in its own unit).
+template <int Sites, bool Summaries>
 void measure_lorenz96(const request& r);
 
 /// The sizes compiled.
