@@ -191,12 +191,12 @@ constexpr int state_vectors_of() {
 /// state: state_vectors_of, and what recording adds, twice that in double) an explicit
 /// method deals the state out over lanes when the mapping is not given: about 2.5 times a
 /// thread's 255 registers. With dealt_out_lane_values, measured on Lorenz 96 (H200, 2^17
-/// trajectories, 16 to 64 sites, float and double, Tsit5 and RK4, final states and summaries:
-/// 48 points, bench/RESULTS.md): the mapping taken ran within 10% of the fastest of one
-/// thread and tiles of 4 to 32 lanes at 40 of them, 1.07 times the fastest on the geometric
-/// mean, 2.38 at worst (float Tsit5 at 56 sites stays on one thread). RK4 keeps fewer values
-/// than it is counted for (one thread ran 1.4 and 1.7 times as fast as the tile taken at 48
-/// sites in double, and with summaries in float), Tsit5 more.
+/// trajectories, 16 to 64 sites, float and double, Tsit5 and RK4, final states and summaries,
+/// and final states at 128 sites: 52 points, bench/RESULTS.md): the mapping taken ran within
+/// 10% of the fastest of one thread and tiles of 4 to 32 lanes at 44 of them, 1.07 times the
+/// fastest on the geometric mean, 2.38 at worst (float Tsit5 at 56 sites stays on one
+/// thread). RK4 keeps fewer values than it is counted for (one thread ran 1.4 and 1.7 times
+/// as fast as the tile taken at 48 sites in double, and with summaries in float), Tsit5 more.
 inline constexpr int dealt_out_past_values = 640;
 
 /// The most values a lane of a tile keeps (its slots times the values per state, twice in
