@@ -9,7 +9,8 @@
 //   on_lanes<rodas5p, 1>          one thread per trajectory, whatever the system
 //   tsit5                         one thread per trajectory, or 4 to 32 lanes with the state
 //                                 dealt out for larger systems (Lorenz 96 in float from 59
-//                                 sites, from 27 keeping summaries: mapped_algorithm below)
+//                                 sites, from 27 keeping each site's mean and extrema:
+//                                 mapped_algorithm below)
 //   on_lanes<tsit5, 32>           32 lanes per trajectory, each holding 1/32 of the state
 //
 // Under G lanes (the cooperative mapping) the lanes of a tile (linear/lane_group.hpp) run
@@ -203,9 +204,12 @@ inline constexpr int dealt_out_past_values = 640;
 /// double): the mapping takes the fewest lanes, from 4, whose share stays within it, else 32.
 /// Fewer lanes ran as fast or faster while their share fit: every lane runs the loop and
 /// the controller, and lanes past the last component idle in their last slot (16 lanes ran
-/// up to 1.8 times as long as 4 or 8 within this bound, 32 lanes up to 4.4 times below 64
-/// sites); lanes that kept more (4 lanes of double Tsit5 with summaries at 56 and 64 sites)
-/// ran 3.6 and 4.1 times as long as 8 lanes (bench/RESULTS.md).
+/// up to 1.8 times as long as 4 or 8 where all kept no more, 32 lanes up to 4.4 times below
+/// 64 sites). Lanes that kept more spilled: 4 lanes of double Tsit5 with summaries at 56 and
+/// 64 sites ran 3.6 and 4.1 times as long as 8 lanes, though 8 lanes too keep more there
+/// (336 and 384 values) and were the fastest, where the bound takes 16 (1.34 and 1.10 times
+/// as long). Bounds from 272 to 336 did as well on these points (44 of 52 within 10% of the
+/// fastest), 352 and more worse (41 to 39) (bench/RESULTS.md).
 inline constexpr int dealt_out_lane_values = 320;
 
 /// The lanes an explicit method deals the state of n_states out over, each state keeping

@@ -66,9 +66,9 @@ __global__ void trajectory_kernel(Task task) {
 /// a warp then start in different banks, and their lanes, reading the same components of
 /// their own states, read apart; an even number of widths apart (Lorenz 96 at 64 sites on 8
 /// lanes: 64 words) their reads of one component would fall in one bank and be served in
-/// turn.
+/// turn. A tile of 32 lanes is a warp of its own: nothing to keep apart.
 template <class Task>
-inline constexpr int tile_stride = (Task::shared_values / Task::lanes) % 2 == 1
+inline constexpr int tile_stride = Task::lanes == 32 || (Task::shared_values / Task::lanes) % 2 == 1
                                        ? Task::shared_values
                                        : Task::shared_values + Task::lanes;
 

@@ -74,10 +74,10 @@ template <class System, class Group>
 auto state_of(const lane_system<System, Group>*)
     -> lane_state<typename System::value_type, System::n_states, Group>;
 
-/// The row variables of a lane's summarised values (outputs/output_layout.hpp's
-/// summary_rows): its NStates / G state slots, then its NObservables / G observable slots
-/// (rounded up), each the component it holds, states before observables; none for a slot
-/// past the last component.
+/// The row variables of a lane's summarised values (a lane_system's summary_rows, which
+/// outputs/output_layout.hpp's summary_rows_of looks up): its NStates / G state slots, then its
+/// NObservables / G observable slots (rounded up), each the component it holds, states before
+/// observables; none for a slot past the last component.
 template <int NStates, int NObservables, lane_group_of_thread Group>
 struct dealt_out_rows {
     static constexpr int state_slots = (NStates + Group::size - 1) / Group::size;
@@ -132,7 +132,9 @@ struct lane_system {
     /// Observable j of the system in slot m of lane j - m G: every lane evaluates them all
     /// from the whole state (a system's observables are few and need not have a component
     /// form), then keeps its own by selects, which stay in registers where an index that
-    /// depends on the lane would not.
+    /// depends on the lane would not. The whole state is copied for the system's
+    /// observables(): a system whose observables index it in loops that do not unroll would
+    /// keep that copy in local memory, on every lane.
     CUBIE_HD void observables(value_type t, const state_type& y, const parameters_t<lane_system>& p,
                               const drivers_t<lane_system>& d, observables_t<lane_system>& out)
         const requires has_observables<System> {

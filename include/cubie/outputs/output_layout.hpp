@@ -32,16 +32,6 @@ struct unshared_form<M, Metrics...> {
     using type = std::conditional_t<readers == 1, typename M::unshared, M>;
 };
 
-template <class T, class Rows, class Summaries>
-struct windows_of {
-    using type = void;  // nothing summarised
-};
-template <class T, class Rows, class... Metrics>
-struct windows_of<T, Rows, summaries<Metrics...>> {
-    using type =
-        summary_windows_over<T, Rows, typename unshared_form<Metrics, Metrics...>::type...>;
-};
-
 /// Where a system's NSummarised summarised variables go in a window's rows: a system that
 /// holds a share of another's (loop/lane_system.hpp) says so as its summary_rows; any
 /// other holds them all (own_rows).
@@ -57,6 +47,18 @@ struct summary_rows_of<System, NSummarised> {
     using type = typename System::summary_rows;
     static_assert(type::held == NSummarised,
                   "a system's summary_rows holds its states and summarised observables");
+};
+
+/// The windows of System's NSummarised variables for Summaries, or void where nothing is
+/// summarised (the rows are looked up only then).
+template <class T, class System, int NSummarised, class Summaries>
+struct windows_of {
+    using type = void;
+};
+template <class T, class System, int NSummarised, class... Metrics>
+struct windows_of<T, System, NSummarised, summaries<Metrics...>> {
+    using type = summary_windows_over<T, typename summary_rows_of<System, NSummarised>::type,
+                                      typename unshared_form<Metrics, Metrics...>::type...>;
 };
 
 template <class... Outputs>
@@ -114,8 +116,7 @@ struct output_layout {
     /// summary_windows<T, n_summarised, Metrics...> (a share's: summary_windows_over), or
     /// void.
     using windows_type =
-        typename detail::windows_of<T, typename detail::summary_rows_of<System, n_summarised>::type,
-                                    summaries_policy>::type;
+        typename detail::windows_of<T, System, n_summarised, summaries_policy>::type;
 
     static constexpr bool records = saves || summarises;
 
