@@ -211,8 +211,8 @@ TEST_CASE("saves and summaries on 8 lanes, adaptive: within a tenth of the toler
 }
 
 TEST_CASE("fixed steps in runs on 8 lanes, slots past the last state: one thread's bits") {
-    // Pleiades' 28 states on 8 lanes leave the last 4 slots empty. Without observables or
-    // counters, saves and summary samples are taken in runs, samples a step apart in pairs.
+    // Pleiades' 28 states on 8 lanes leave the last 4 slots empty. Without observables,
+    // summary samples a step apart are taken in runs, in pairs.
     using P = catalogue::pleiades<double>;
     solve_settings<fixed_step> s;
     s.t_end = 1;
@@ -221,6 +221,8 @@ TEST_CASE("fixed steps in runs on 8 lanes, slots past the last state: one thread
     s.sample_summaries_every = 1.0 / 256;
     s.summarise_every = 0.25;
     using mean_extrema = summaries<metrics::mean, metrics::extrema>;
+    static_assert(output_recorder<output_schedule::by_step, lane_system<P, host_team<8>>,
+                                  save_state, mean_extrema>::samples_in_runs);
     const recorded one = on_one_thread<classical_rk4, fixed_step, P, save_state, mean_extrema>(
         s, P::default_state, P::default_parameters);
     REQUIRE(one.result == status::success);
@@ -234,8 +236,11 @@ TEST_CASE("fixed steps in runs on 8 lanes, slots past the last state: one thread
 }
 
 TEST_CASE("states saved alone on lanes from a system with observables") {
-    // The lane's share of the observables is there, but nothing summarises or saves them.
+    // The lane's share of the observables is there, but nothing summarises or saves them;
+    // the saves are taken in runs.
     using S = watched_ring<double>;
+    static_assert(output_recorder<output_schedule::by_step, lane_system<S, host_team<8>>,
+                                  save_state>::saves_in_runs);
     solve_settings<fixed_step> s = ring_settings<fixed_step>(0);
     s.sample_summaries_every = s.summarise_every = 0;
     const recorded one =

@@ -209,7 +209,7 @@ inline constexpr int dealt_out_past_values = 640;
 /// 64 sites ran 3.6 and 4.1 times as long as 8 lanes, though 8 lanes too keep more there
 /// (336 and 384 values) and were the fastest, where the bound takes 16 (1.34 and 1.10 times
 /// as long). Bounds from 272 to 336 did as well on these points (44 of 52 within 10% of the
-/// fastest), 352 and more worse (41 to 39) (bench/RESULTS.md).
+/// fastest), 352 to 464 worse (41 to 39), larger bounds worse still (bench/RESULTS.md).
 inline constexpr int dealt_out_lane_values = 320;
 
 /// The lanes an explicit method deals the state of n_states out over, each state keeping

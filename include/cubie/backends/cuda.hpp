@@ -62,7 +62,8 @@ __global__ void trajectory_kernel(Task task) {
 }
 
 /// Values of shared memory from one tile's whole state to the next's in dealt_out_kernel:
-/// an odd number of tile widths (lanes), Task::shared_values or one width more. The tiles of
+/// for tiles narrower than a warp, an odd number of tile widths (lanes), Task::shared_values
+/// or one width more. The tiles of
 /// a warp then start in different banks, and their lanes, reading the same components of
 /// their own states, read apart; an even number of widths apart (Lorenz 96 at 64 sites on 8
 /// lanes: 64 words) their reads of one component would fall in one bank and be served in
