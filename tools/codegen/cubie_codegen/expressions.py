@@ -132,6 +132,23 @@ def parse_index(text: str, where: Location, scope: Scope, indices: dict) -> int:
     return conv.integer(conv.tree())
 
 
+def _source_lines(text: str) -> list:
+    """text's lines with their ends, split where ast.get_source_segment splits them: at
+    \r\n, \n and \r alone (not at the other line breaks str.splitlines knows)."""
+    lines, start, i = [], 0, 0
+    while i < len(text):
+        c = text[i]
+        i += 1
+        if c == "\r" and i < len(text) and text[i] == "\n":
+            i += 1
+        if c in "\r\n":
+            lines.append(text[start:i])
+            start = i
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
 class _Converter:
     def __init__(self, text, where, scope, indices, what):
         self.text = text
@@ -151,6 +168,21 @@ class _Converter:
 
     def fail(self, node, message):
         raise DefinitionError(self.at(node), message)
+
+    def segment(self, node):
+        """self.segment(node), with the text split into lines once: that
+        function splits the whole text at every call, which for the literals of a sum of
+        thousands of terms took most of the generator's time."""
+        if not hasattr(self, "_lines"):
+            self._lines = _source_lines(self.text)
+        if getattr(node, "end_lineno", None) is None or node.end_col_offset is None:
+            return None
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self._lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+        return "".join([self._lines[first].encode()[node.col_offset:].decode(),
+                        *self._lines[first + 1:last],
+                        self._lines[last].encode()[:node.end_col_offset].decode()])
 
     def tree(self):
         if not self.text.strip():
@@ -215,7 +247,7 @@ class _Converter:
             return
         problem = constant_problem(expr, values, divisor)
         if problem:
-            source = ast.get_source_segment(self.text, node) or str(expr)
+            source = self.segment(node) or str(expr)
             self.fail(node, f"{'division by zero: ' if divisor else ''}"
                             f"'{' '.join(source.split())}' {problem}")
 
@@ -242,7 +274,7 @@ class _Converter:
         v = node.value
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             self.fail(node, f"expected a number, found {v!r}")
-        source = (ast.get_source_segment(self.text, node) or repr(v)).replace("_", "")
+        source = (self.segment(node) or repr(v)).replace("_", "")
         exponent = isinstance(v, float) and re.search(r"[eE]([+-]?\d+)", source)
         if len(source) > MAX_LITERAL_DIGITS or (
                 exponent and abs(int(exponent.group(1))) > MAX_LITERAL_DIGITS):
@@ -334,7 +366,7 @@ class _Converter:
         if base.is_Number and exponent.is_Number and base != 0 and abs(base) != 1:
             digits = abs(float(exponent)) * abs(_log10(base))
             if digits > MAX_LITERAL_DIGITS:
-                self.fail(node, f"'{ast.get_source_segment(self.text, node)}' is beyond the "
+                self.fail(node, f"'{self.segment(node)}' is beyond the "
                                 "range of double")
 
     def value_UnaryOp(self, node):
