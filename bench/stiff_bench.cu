@@ -13,8 +13,8 @@
 //   stiff_bench [--log2n 16] [--repeat 3] [--tol 1e-5] [--no-host] [--methods a,b,...]
 //
 // --methods runs only the named ones (rosenbrock23, rodas5p, kvaerno5, radau_iia_5, each as
-// the solver maps it; lanes/G for G = 1, 4, 8, 16, 32: rosenbrock23, rodas5p and kvaerno5
-// on G lanes per trajectory). Without it, the four methods as mapped.
+// the solver maps it; lanes/G for G = 1, 4, 8, 16, 32: rosenbrock23, rodas5p, kvaerno5 and
+// radau_iia_5 on G lanes per trajectory). Without it, the four methods as mapped.
 
 #include <cuda_runtime_api.h>
 

@@ -151,8 +151,8 @@ std::vector<row> run_rosenbrock23(const sweep& s);
 std::vector<row> run_rodas5p(const sweep& s);
 std::vector<row> run_kvaerno5(const sweep& s);
 std::vector<row> run_radau_iia_5(const sweep& s);
-/// rosenbrock23, rodas5p and kvaerno5 on Lanes lanes per trajectory (stiff_lanes.cu: 1, 4,
-/// 8, 16, 32).
+/// rosenbrock23, rodas5p, kvaerno5 and radau_iia_5 on Lanes lanes per trajectory (stiff_lanes.cu:
+/// 1, 4, 8, 16, 32).
 template <int Lanes>
 std::vector<row> run_on_lanes(const sweep& s);
 template <>

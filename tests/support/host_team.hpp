@@ -11,7 +11,6 @@
 #include <barrier>
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,11 +27,14 @@ public:
     /// Lane `lane` gives `value` and gets lane `from`'s.
     template <class T>
     T swap(int lane, T value, int from) {
-        static_assert(sizeof(T) <= sizeof(std::uint64_t));
+        static_assert(sizeof(T) <= sizeof(slot));
         std::memcpy(&slots_[static_cast<std::size_t>(lane)], &value, sizeof(T));
         barrier_.arrive_and_wait();
         T received;
-        std::memcpy(&received, &slots_[static_cast<std::size_t>(from)], sizeof(T));
+        // Through void*: a complex value's bytes are all it holds, though its class is not
+        // trivial to the compiler (-Wclass-memaccess).
+        std::memcpy(static_cast<void*>(&received), &slots_[static_cast<std::size_t>(from)],
+                    sizeof(T));
         barrier_.arrive_and_wait();  // nobody writes again before all have read
         return received;
     }
@@ -41,7 +43,11 @@ public:
     void leave() { barrier_.arrive_and_drop(); }
 
 private:
-    std::array<std::uint64_t, G> slots_{};
+    /// Room for a complex double, the largest value lanes exchange (complex LU factors).
+    struct slot {
+        alignas(16) unsigned char bytes[16];
+    };
+    std::array<slot, G> slots_{};
     std::barrier<> barrier_{G};
 };
 

@@ -20,7 +20,8 @@
 // warp shuffles. A 20-state stiff system's dense Jacobian and LU (400 elements) do not fit
 // one thread's registers; dealt out to 4 lanes, each lane factors 5 rows (every lane still
 // evaluates J whole, and keeps its rows). Methods that can do so say `cooperative = true`
-// and take a lane group first in their step functions: rosenbrock, and dirk with direct_lu.
+// and take a lane group first in their step functions: rosenbrock, dirk with direct_lu,
+// and implicit Runge-Kutta (Radau IIA, Gauss-Legendre), whose dense stages every lane holds.
 // Those measured faster on lanes also say `lanes_by_default = true` (rosenbrock): the
 // solver then maps them by the system's size.
 //
@@ -104,15 +105,18 @@ struct on_lanes : Algorithm {
         return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, report);
     }
 
-    /// An implicit method's step that hands back its dense stages (Radau IIA's increments),
-    /// on one lane: no cooperative method has dense output.
+    /// An implicit method's step that hands back its dense stages (Radau IIA's increments):
+    /// every lane holds them whole.
     template <class F, class State, int N, class Stages, class T = typename F::value_type>
     requires(is_implicit<Algorithm>()) CUBIE_HD static T
         step_with_error(const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
                         State& dydt_new, const tolerances<T, N>& tol, Stages& k,
                         implicit_step_report& report) {
-        static_assert(Lanes == 1 || !has_dense_output<Algorithm>(),
-                      "a cooperative method with dense output would take its step on lanes");
+#if defined(__CUDA_ARCH__)
+        if constexpr (Lanes > 1 && is_cooperative<Algorithm>())
+            return Algorithm::step_with_error(tile_lanes<Lanes>::of_this_thread(), f, t, dt, y,
+                                              dydt, y_new, dydt_new, tol, k, report);
+#endif
         return Algorithm::step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, k, report);
     }
 

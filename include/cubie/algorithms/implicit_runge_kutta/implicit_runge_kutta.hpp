@@ -63,7 +63,15 @@
 // prepare_dense_output has nothing to add.
 //
 // The calling convention is dirk.hpp's: f is a right_hand_side (systems/right_hand_side.hpp),
-// dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL). The method is implicit
+// dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL).
+//
+// Several lanes can take a step together (algorithms/on_lanes.hpp), as rosenbrock.hpp's
+// do: every lane holds the whole state, the increments and the iterates, evaluates f and
+// J whole and forms its own rows of every iteration matrix (linear/lane_parts.hpp); the
+// lanes factor each matrix together (cooperative_lu, real and complex) and every solve
+// gives every lane the whole solution. The arithmetic on each element is the one-lane
+// step's, in the same order, so the lanes' results are the one thread's bits where the
+// compiler rounds them alike (on the host, always). The method is implicit
 // (linear/implicit_step_report.hpp): its report counts the Newton iterations and one linear
 // iteration per LU solve, real or complex (one per block per Newton iteration, one or two for
 // the error estimate). A singular iteration matrix (its LU's factor fails) fails the step
@@ -88,6 +96,8 @@
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/iteration_lu.hpp"
+#include "cubie/linear/lane_group.hpp"
+#include "cubie/linear/lane_parts.hpp"
 
 namespace cubie {
 
@@ -107,6 +117,9 @@ struct implicit_runge_kutta {
     /// The collocation polynomial, from the increments step_with_error hands back.
     static constexpr bool has_dense_output = has_error_estimate;
     static constexpr int dense_order = has_dense_output ? stages : 0;
+    /// Lanes can take a step together (on_lanes<Method, G>); the solver maps it to one
+    /// thread unless asked.
+    static constexpr bool cooperative = true;
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
     static constexpr int error_estimate_order = [] {
@@ -128,16 +141,8 @@ struct implicit_runge_kutta {
     /// iteration matrix is singular or the iteration fails.
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
-                              State& y_new, State& /*dydt_new*/, implicit_step_report& report) {
-        constexpr int n = static_cast<int>(size_of<State>);
-        iteration_matrices<F, T, n, false> matrices;
-        stage_vectors<State> Z;
-        if (factor(f, t, dt, y, dydt, matrices, report) &&
-            solve_stages(f, t, dt, y, fixed_step_newton_tolerances<T, n>(newton_kappa), matrices, Z,
-                         report))
-            y_new = advance(y, Z);
-        else
-            fail_fixed_step(y_new);
+                              State& y_new, State& dydt_new, implicit_step_report& report) {
+        step(single_lane{}, f, t, dt, y, dydt, y_new, dydt_new, report);
     }
 
     /// One step returning the weighted RMS norm of its local error estimate; infinite (and
@@ -147,20 +152,54 @@ struct implicit_runge_kutta {
         const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& dydt_new,
         const tolerances<T, N>& tol, implicit_step_report& report) {
         stage_vectors<State> Z;
-        return step_with_error(f, t, dt, y, dydt, y_new, dydt_new, tol, Z, report);
+        return step_with_error(single_lane{}, f, t, dt, y, dydt, y_new, dydt_new, tol, Z, report);
     }
 
     /// As above, and hands back the stage increments Z for dense output.
     template <class F, class State, int N, class T = typename F::value_type>
     requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static T step_with_error(
-        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& /*dydt_new*/,
+        const F& f, T t, T dt, const State& y, const State& dydt, State& y_new, State& dydt_new,
         const tolerances<T, N>& tol, dense_stages_t<State>& Z, implicit_step_report& report) {
-        iteration_matrices<F, T, N, true> matrices;
-        if (!factor(f, t, dt, y, dydt, matrices, report) ||
-            !solve_stages(f, t, dt, y, tol, matrices, Z, report))
+        return step_with_error(single_lane{}, f, t, dt, y, dydt, y_new, dydt_new, tol, Z, report);
+    }
+
+    /// The same steps taken by the lanes of g together (linear/lane_group.hpp), each lane
+    /// holding and returning the whole state (see the top of this file).
+    template <lane_group Group, class F, class State, class T = typename F::value_type>
+    CUBIE_HD static void step(const Group& g, const F& f, T t, T dt, const State& y,
+                              const State& dydt, State& y_new, State& /*dydt_new*/,
+                              implicit_step_report& report) {
+        constexpr int n = static_cast<int>(size_of<State>);
+        iteration_matrices<F, T, n, false, Group> matrices;
+        stage_vectors<State> Z;
+        if (factor(g, f, t, dt, y, dydt, matrices, report) &&
+            solve_stages(g, f, t, dt, y, fixed_step_newton_tolerances<T, n>(newton_kappa), matrices,
+                         Z, report))
+            y_new = advance(y, Z);
+        else
+            fail_fixed_step(y_new);
+    }
+
+    template <lane_group Group, class F, class State, int N, class T = typename F::value_type>
+    requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static T step_with_error(
+        const Group& g, const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+        State& dydt_new, const tolerances<T, N>& tol, implicit_step_report& report) {
+        stage_vectors<State> Z;
+        return step_with_error(g, f, t, dt, y, dydt, y_new, dydt_new, tol, Z, report);
+    }
+
+    template <lane_group Group, class F, class State, int N, class T = typename F::value_type>
+    requires embedded_implicit_runge_kutta_tableau<Tableau> CUBIE_HD static T step_with_error(
+        const Group& g, const F& f, T t, T dt, const State& y, const State& dydt, State& y_new,
+        State& /*dydt_new*/, const tolerances<T, N>& tol, dense_stages_t<State>& Z,
+        implicit_step_report& report) {
+        constexpr int n = static_cast<int>(size_of<State>);
+        iteration_matrices<F, T, n, true, Group> matrices;
+        if (!factor(g, f, t, dt, y, dydt, matrices, report) ||
+            !solve_stages(g, f, t, dt, y, tol, matrices, Z, report))
             return fail_adaptive_step(y, y_new);
         y_new = advance(y, Z);
-        return error_norm(f, t, dt, y, dydt, y_new, tol, matrices, Z, report);
+        return error_norm(g, f, t, dt, y, dydt, y_new, tol, matrices, Z, report);
     }
 
     /// Nothing to evaluate: the increments are the interpolant's data.
@@ -229,12 +268,13 @@ private:
     /// The step's factorisations: one real LU per real eigenvalue of A^-1 and one complex
     /// LU per pair, and, with Filter, the error filter's where it is not a block's: in F's
     /// system's pattern where it declares one (linear/iteration_lu.hpp).
-    template <class F, class T, int n, bool Filter>
+    template <class F, class T, int n, bool Filter, class Group>
     struct iteration_matrices {
         static constexpr int own_filter = Filter && filter_block < 0 ? 1 : 0;
-        using real_lu = thread_lu<T, n, F>;
+        using real_lu = iteration_lu<T, n, F, Group>;
+        using complex_lu = iteration_lu<cuda::std::complex<T>, n, F, Group>;
         vector<real_lu, real_blocks + own_filter> real;
-        vector<thread_lu<cuda::std::complex<T>, n, F>, complex_blocks> complex;
+        vector<complex_lu, complex_blocks> complex;
 
         CUBIE_HD const real_lu& filter() const {
             if constexpr (own_filter == 1)
@@ -245,26 +285,39 @@ private:
     };
 
     /// Factors every iteration matrix from one Jacobian at (t, y); false, with the report's
-    /// failure set, when one is singular.
-    template <class F, class State, class T, int n, bool Filter>
-    CUBIE_HD static bool factor(const F& f, T t, T dt, const State& y, const State& dydt,
-                                iteration_matrices<F, T, n, Filter>& matrices,
+    /// failure set, when one is singular. Each lane forms its own rows (row lane + m G in
+    /// its slot m); a row's diagonal element is chosen by a select, not a store at a
+    /// lane-dependent index, which would put the rows in local memory (rosenbrock.hpp).
+    template <class Group, class F, class State, class T, int n, bool Filter>
+    CUBIE_HD static bool factor(const Group& g, const F& f, T t, T dt, const State& y,
+                                const State& dydt,
+                                iteration_matrices<F, T, n, Filter, Group>& matrices,
                                 implicit_step_report& report) {
-        using real_matrix = typename dense_lu<T, n>::matrix;
+        using matrices_type = iteration_matrices<F, T, n, Filter, Group>;
         using complex = cuda::std::complex<T>;
-        real_matrix J;
-        f.jacobian(t, y, dydt, J);
+        using own_rows = typename matrices_type::real_lu::rows_type;
+        constexpr int G = Group::size;
+        constexpr int slots = static_cast<int>(size_of<own_rows>);
+        own_rows J;
+        {
+            typename dense_lu<T, n>::matrix whole_J;
+            f.jacobian(t, y, dydt, whole_J);
+            J = own_part(g, whole_J);
+        }
+        const int lane = g.lane();
         const T inverse_dt = T(1) / dt;
         // (diagonal / h) I - J
         auto real_factor = [&](auto& lu, T diagonal) {
-            real_matrix M;
+            own_rows M;
             CUBIE_UNROLL
-            for (int i = 0; i < n; ++i) {
+            for (int m = 0; m < slots; ++m) {
                 CUBIE_UNROLL
-                for (int j = 0; j < n; ++j) M[i][j] = -J[i][j];
-                M[i][i] += diagonal * inverse_dt;
+                for (int j = 0; j < n; ++j) {
+                    const T negated = -J[m][j];
+                    M[m][j] = j == lane + m * G ? negated + diagonal * inverse_dt : negated;
+                }
             }
-            return lu.factor(M);
+            return lu.factor(g, M);
         };
         bool regular = true;
         static_for<blocks>([&](auto block) {
@@ -274,17 +327,19 @@ private:
             if constexpr (real_block<Tableau>(block)) {
                 regular = real_factor(matrices.real[index_among_kind(block)], T(re));
             } else {
-                typename dense_lu<complex, n>::matrix M;
+                typename matrices_type::complex_lu::rows_type M;
                 CUBIE_UNROLL
-                for (int i = 0; i < n; ++i) {
+                for (int m = 0; m < slots; ++m) {
                     CUBIE_UNROLL
-                    for (int j = 0; j < n; ++j) M[i][j] = complex(-J[i][j], T(0));
-                    M[i][i] = complex(T(re) * inverse_dt - J[i][i], T(im) * inverse_dt);
+                    for (int j = 0; j < n; ++j)
+                        M[m][j] = j == lane + m * G
+                                      ? complex(T(re) * inverse_dt - J[m][j], T(im) * inverse_dt)
+                                      : complex(-J[m][j], T(0));
                 }
-                regular = matrices.complex[index_among_kind(block)].factor(M);
+                regular = matrices.complex[index_among_kind(block)].factor(g, M);
             }
         });
-        if constexpr (iteration_matrices<F, T, n, Filter>::own_filter == 1) {
+        if constexpr (matrices_type::own_filter == 1) {
             if (regular)
                 regular = real_factor(matrices.real[real_blocks], T(1.0 / Tableau::gamma0));
         }
@@ -303,12 +358,19 @@ private:
         return z;
     }
 
+    /// b becomes M^-1 b, whole on every lane, with the LU of M whose rows the lanes share.
+    template <class Group, class LU, class Vector>
+    CUBIE_HD static void solve_whole(const Group& g, const LU& lu, Vector& b) {
+        auto part = own_part(g, b);
+        b = lu.solve_whole(g, part);
+    }
+
     /// The stage increments Z of a step by simplified Newton; false, with the report's
     /// failure set, when the iteration fails.
-    template <class F, class State, int N, class T, int n, bool Filter>
-    CUBIE_HD static bool solve_stages(const F& f, T t, T dt, const State& y,
+    template <class Group, class F, class State, int N, class T, int n, bool Filter>
+    CUBIE_HD static bool solve_stages(const Group& g, const F& f, T t, T dt, const State& y,
                                       const tolerances<T, N>& tol,
-                                      const iteration_matrices<F, T, n, Filter>& matrices,
+                                      const iteration_matrices<F, T, n, Filter, Group>& matrices,
                                       stage_vectors<State>& Z, implicit_step_report& report) {
         using complex = cuda::std::complex<T>;
         State weight;  // 1 / (atol + rtol |y|)
@@ -343,7 +405,7 @@ private:
                 if constexpr (real_block<Tableau>(block)) {
                     CUBIE_UNROLL
                     for (int c = 0; c < n; ++c) G[j][c] -= alpha * W[j][c];
-                    matrices.real[index_among_kind(block)].solve(G[j]);
+                    solve_whole(g, matrices.real[index_among_kind(block)], G[j]);
                 } else {
                     const T beta = T(Tableau::eigenvalues[block][1]) * inverse_dt;
                     vector<complex, n> r;
@@ -351,7 +413,7 @@ private:
                     for (int c = 0; c < n; ++c)
                         r[c] = complex(G[j][c] - (alpha * W[j][c] - beta * W[j + 1][c]),
                                        G[j + 1][c] - (beta * W[j][c] + alpha * W[j + 1][c]));
-                    matrices.complex[index_among_kind(block)].solve(r);
+                    solve_whole(g, matrices.complex[index_among_kind(block)], r);
                     CUBIE_UNROLL
                     for (int c = 0; c < n; ++c) {
                         G[j][c] = r[c].real();
@@ -412,10 +474,10 @@ private:
     /// Hairer and Wanner's estimate (8.19), and (8.20) where (8.19) rejects, in the weighted
     /// RMS norm. With M = (1 / (h gamma0)) I - J = (I - h gamma0 J) / (h gamma0),
     ///   err = M^-1 (f(t, y) + (h gamma0)^-1 sum_i e_i Z_i).
-    template <class F, class State, int N, class T, int n, bool Filter>
-    CUBIE_HD static T error_norm(const F& f, T t, T dt, const State& y, const State& dydt,
-                                 const State& y_new, const tolerances<T, N>& tol,
-                                 const iteration_matrices<F, T, n, Filter>& matrices,
+    template <class Group, class F, class State, int N, class T, int n, bool Filter>
+    CUBIE_HD static T error_norm(const Group& g, const F& f, T t, T dt, const State& y,
+                                 const State& dydt, const State& y_new, const tolerances<T, N>& tol,
+                                 const iteration_matrices<F, T, n, Filter, Group>& matrices,
                                  const stage_vectors<State>& Z, implicit_step_report& report) {
         State combination{};  // (h gamma0)^-1 sum_i e_i Z_i
         add_weighted_stages<stages>(combination, Z, T(1) / dt,
@@ -423,7 +485,7 @@ private:
         State error;
         CUBIE_UNROLL
         for (int c = 0; c < n; ++c) error[c] = dydt[c] + combination[c];
-        matrices.filter().solve(error);
+        solve_whole(g, matrices.filter(), error);
         ++report.linear_iterations;
         const T norm = weighted_rms_norm(error, tol, y, y_new);
         if (!(norm > T(1)) || !cuda::std::isfinite(norm)) return norm;
@@ -434,7 +496,7 @@ private:
         f(t, point, slope);
         CUBIE_UNROLL
         for (int c = 0; c < n; ++c) error[c] = slope[c] + combination[c];
-        matrices.filter().solve(error);
+        solve_whole(g, matrices.filter(), error);
         ++report.linear_iterations;
         return weighted_rms_norm(error, tol, y, y_new);
     }

@@ -1,0 +1,99 @@
+// Implicit Runge-Kutta steps taken by several lanes together (algorithms/on_lanes.hpp)
+// against the one-thread step (support/lanes_against_one_thread.hpp): on the host bit for
+// bit, Newton iterations included, with teams of host threads on Pollution in float and
+// double: Radau IIA 5 (a real and a complex matrix) on 4 and 8 lanes, Radau IIA 3 (a
+// complex matrix and the error filter's own) on 8 adaptive, Gauss-Legendre 2 on 4 with
+// fixed steps; on the device against the host within the tolerance, saving through the
+// collocation polynomial, which every lane holds.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "cubie/algorithms/implicit_runge_kutta/gauss_legendre_2.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/radau_iia_3.hpp"
+#include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
+#include "cubie/algorithms/on_lanes.hpp"
+#include "cubie/backends/host.hpp"
+#include "cubie/controllers/fixed_step.hpp"
+#include "cubie/controllers/pi_controller.hpp"
+#include "support/lanes_against_one_thread.hpp"
+
+using namespace cubie;
+using namespace cubie::testing;
+
+// Taken by one thread unless lanes are asked for.
+static_assert(lanes_per_trajectory<mapped_algorithm<pollution<float>, radau_iia_5>> == 1);
+static_assert(is_cooperative<radau_iia_5>() && is_cooperative<gauss_legendre_2>());
+
+#if !defined(__CUDACC__)
+TEST_CASE_TEMPLATE("radau_iia_5 on 4 and 8 lanes, radau_iia_3 on 8: Newton iterations bit for bit",
+                   T, float, double) {
+    const auto s = pollution_settings<T, pi_controller>(sizeof(T) == 4 ? 1e-5 : 1e-7);
+    for (const double k1 : {0.035, 3.5}) {
+        CAPTURE(k1);
+        const outcome<T> alone = integrate_pollution<radau_iia_5, pi_controller>(s, T(k1));
+        REQUIRE(alone.result == status::success);
+        REQUIRE(alone.counters.newton_iterations > alone.counters.accepted);
+        check_team_integration<radau_iia_5, 4>(s, T(k1));
+        check_team_integration<radau_iia_5, 8>(s, T(k1));
+    }
+    REQUIRE(integrate_pollution<radau_iia_3, pi_controller>(s, T(0.35)).result == status::success);
+    check_team_integration<radau_iia_3, 8>(s, T(0.35));
+}
+
+TEST_CASE_TEMPLATE("gauss_legendre_2 on 4 lanes with fixed steps: bit for bit", T, float, double) {
+    auto fixed = pollution_settings<T, fixed_step>(0);
+    fixed.t_end = 6;
+    fixed.dt = 60.0 / 2048;
+    REQUIRE(integrate_pollution<gauss_legendre_2, fixed_step>(fixed, T(0.35)).result ==
+            status::success);
+    check_team_integration<gauss_legendre_2, 4>(fixed, T(0.35));
+}
+
+#else
+/// Pollution over k1 in [0.035, 3.5] solved by Method on the cuda backend and by radau_iia_5
+/// on the host: the lanes' kernel against one thread's arithmetic, which ptxas fuses in its
+/// own way (support/lanes_against_one_thread.hpp), without a one-thread kernel to compile.
+template <class T, class Method, class... Outputs>
+void check_against_host(double tol, solve_settings<pi_controller> s) {
+    constexpr std::size_t n = 64;
+    std::vector<T> y0, k1;
+    for (int v = 0; v < pollution<T>::n_states; ++v)
+        for (std::size_t i = 0; i < n; ++i) y0.push_back(T(pollution<double>::default_state[v]));
+    for (std::size_t i = 0; i < n; ++i)
+        k1.push_back(T(0.035 * std::pow(100.0, double(i) / (n - 1))));
+    const batch_result<T> lanes = solver<pollution<T>, Method, pi_controller, Outputs...>{}.solve(
+        {n, y0, k1}, s, backends::cuda{});
+    const batch_result<T> host =
+        solver<pollution<T>, radau_iia_5, pi_controller, Outputs...>{}.solve({n, y0, k1}, s,
+                                                                             backends::host{});
+    REQUIRE(lanes.kernel->lanes_per_trajectory == lanes_per_trajectory<Method>);
+    REQUIRE(lanes.saved.size() == host.saved.size());
+    const auto close = [tol](double a, double b) {
+        return std::abs(a - b) <= 2 * tol * (1 + std::abs(b));
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        CAPTURE(i);
+        REQUIRE(lanes.statuses[i] == status::success);
+        REQUIRE(host.statuses[i] == status::success);
+        for (int v = 0; v < pollution<T>::n_states; ++v)
+            CHECK(close(lanes.final_state(v, i), host.final_state(v, i)));
+        for (std::size_t k = 0; k < lanes.n_saves(); ++k)
+            for (int v = 0; v < pollution<T>::n_states; ++v)
+                CHECK(close(lanes.saved_value(k, v, i), host.saved_value(k, v, i)));
+    }
+}
+
+TEST_CASE(
+    "cuda: radau_iia_5 on 4 lanes in float, and on 8 in double saving through its "
+    "collocation polynomial, against the host within the tolerance") {
+    check_against_host<float, on_lanes<radau_iia_5, 4>>(
+        1e-5, pollution_settings<float, pi_controller>(1e-5));
+    auto saving = pollution_settings<double, pi_controller>(1e-8);
+    saving.save_every = 6;  // t = 6, 12, ..., 60
+    check_against_host<double, on_lanes<radau_iia_5, 8>, save_state>(1e-8, saving);
+}
+#endif
