@@ -1,7 +1,8 @@
 // cooperative_lu against dense_lu, bit for bit: with one lane (single_lane) and with teams
 // of 2 to 8 host threads standing in for a tile's lanes, on integer matrices, random real
 // ones across many magnitudes, singular ones, and ones holding NaN or Inf
-// (support/lu_test_matrices.hpp).
+// (support/lu_test_matrices.hpp); and on complex ones (implicit Runge-Kutta's iteration
+// matrices) whose real and imaginary parts are drawn so.
 
 #include <doctest/doctest.h>
 
@@ -11,6 +12,9 @@
 #include <limits>
 #include <vector>
 
+#include <cuda/std/complex>
+
+#include "cubie/linear/complex_dense_lu.hpp"
 #include "cubie/linear/cooperative_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "support/deterministic_integers.hpp"
@@ -70,7 +74,37 @@ void solve_on_lane(const Group& g, const matrix<T, N>& a, const vector<T, N>& b,
 
 template <class T>
 bool same_bits(T a, T b) {
-    return std::memcmp(&a, &b, sizeof(T)) == 0;
+    return std::memcmp(static_cast<const void*>(&a), static_cast<const void*>(&b), sizeof(T)) == 0;
+}
+
+template <class T>
+inline constexpr bool is_complex = false;
+template <class T>
+inline constexpr bool is_complex<cuda::std::complex<T>> = true;
+
+template <class T, int N>
+struct lu_problem {
+    matrix<T, N> a;
+    vector<T, N> b;
+};
+
+/// A matrix of kind k and a right-hand side; complex ones take their real and imaginary
+/// parts from two matrices of that kind.
+template <class T, int N>
+lu_problem<T, N> draw_problem(cubie::testing::lu_matrix_kind k, deterministic_integers& draws) {
+    lu_problem<T, N> p{};
+    if constexpr (is_complex<T>) {
+        using real = typename T::value_type;
+        const matrix<real, N> re = draw_lu_matrix<real, N>(k, draws);
+        const matrix<real, N> im = draw_lu_matrix<real, N>(k, draws);
+        for (int i = 0; i < N; ++i)
+            for (int j = 0; j < N; ++j) p.a[i][j] = T(re[i][j], im[i][j]);
+        for (T& v : p.b) v = T(real(draws(-9, 9)), real(draws(-9, 9)));
+    } else {
+        p.a = draw_lu_matrix<T, N>(k, draws);
+        for (T& v : p.b) v = T(draws(-9, 9));
+    }
+    return p;
 }
 
 /// `cases` matrices of each kind, solved by G lanes and by dense_lu.
@@ -79,9 +113,9 @@ void check_against_dense(int cases, std::uint64_t seed) {
     deterministic_integers draws(seed);
     for (const auto k : lu_matrix_kinds) {
         for (int c = 0; c < cases; ++c) {
-            const matrix<T, N> a = draw_lu_matrix<T, N>(k, draws);
-            vector<T, N> b{};
-            for (T& v : b) v = T(draws(-9, 9));
+            const lu_problem<T, N> problem = draw_problem<T, N>(k, draws);
+            const matrix<T, N>& a = problem.a;
+            const vector<T, N>& b = problem.b;
             const reference<T, N> expected = dense_solution<T, N>(a, b);
             std::vector<T> x(N, T(0));
             std::vector<int> regular(G, -1);
@@ -115,6 +149,14 @@ TEST_CASE_TEMPLATE("teams of 2 to 8 lanes give dense_lu's bits", T, float, doubl
     check_against_dense<T, 5, 4>(6, 6);   // three lanes of 1 row, one of 2
     check_against_dense<T, 8, 8>(6, 7);   // a row per lane
     check_against_dense<T, 20, 8>(4, 8);  // 3 rows on four lanes, 2 on the rest
+}
+
+TEST_CASE_TEMPLATE("complex elements: teams of 2 to 8 lanes give complex dense_lu's bits", T, float,
+                   double) {
+    using complex = cuda::std::complex<T>;
+    check_against_dense<complex, 5, 2>(6, 9);    // lanes of 3 and 2 rows
+    check_against_dense<complex, 20, 4>(3, 10);  // Radau IIA 5's complex matrix of Pollution
+    check_against_dense<complex, 20, 8>(3, 11);
 }
 
 TEST_CASE("the verdicts of singular and non-finite matrices are dense_lu's") {

@@ -17,6 +17,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace cubie::testing {
@@ -27,7 +28,7 @@ public:
     /// Lane `lane` gives `value` and gets lane `from`'s.
     template <class T>
     T swap(int lane, T value, int from) {
-        static_assert(sizeof(T) <= sizeof(slot));
+        static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(slot));
         std::memcpy(&slots_[static_cast<std::size_t>(lane)], &value, sizeof(T));
         barrier_.arrive_and_wait();
         T received;

@@ -17,8 +17,8 @@
 // R being the right-hand side above. So per step: one Jacobian, one real LU factorisation
 // per real eigenvalue and one complex one (linear/complex_dense_lu.hpp) per pair, reused by
 // every iteration; Radau IIA 5 factors one of each, Radau IIA 3 and Gauss-Legendre 2 one
-// complex matrix. A system that declares its Jacobian's sparsity pattern has them factored
-// in it (linear/iteration_lu.hpp).
+// complex matrix. On one thread, a system that declares its Jacobian's sparsity pattern has
+// them factored in it (linear/iteration_lu.hpp).
 //
 // The iteration starts from Z = 0. Hairer and Wanner start from the previous step's
 // collocation polynomial, extrapolated, and from zero only on the first step and after a
@@ -69,13 +69,15 @@
 // do: every lane holds the whole state, the increments and the iterates, evaluates f and
 // J whole and forms its own rows of every iteration matrix (linear/lane_parts.hpp); the
 // lanes factor each matrix together (cooperative_lu, real and complex) and every solve
-// gives every lane the whole solution. The arithmetic on each element is the one-lane
-// step's, in the same order, so the lanes' results are the one thread's bits where the
-// compiler rounds them alike (on the host, always). The method is implicit
-// (linear/implicit_step_report.hpp): its report counts the Newton iterations and one linear
-// iteration per LU solve, real or complex (one per block per Newton iteration, one or two for
-// the error estimate). A singular iteration matrix (its LU's factor fails) fails the step
-// with step_failure::singular_matrix, a failed iteration with step_failure::newton_divergence:
+// gives every lane the whole solution. The lanes factor with row exchanges, as dense_lu does
+// (never in a sparsity pattern): they pay for systems whose matrices have none, and where
+// one thread factors densely too (no pattern, or one hidden by dense_jacobian), the
+// arithmetic on each element is the one-lane step's, in the same order, and the results are
+// the one thread's bits where the compiler rounds them alike (on the host, always). The method is
+// implicit (linear/implicit_step_report.hpp): its report counts the Newton iterations and one
+// linear iteration per LU solve, real or complex (one per block per Newton iteration, one or two
+// for the error estimate). A singular iteration matrix (its LU's factor fails) fails the step with
+// step_failure::singular_matrix, a failed iteration with step_failure::newton_divergence:
 // step_with_error returns an infinite error norm (y_new = y), which the controllers reject
 // with their smallest step factor, and the fixed-step `step` writes NaN into y_new. Either way
 // only that trajectory is affected.
@@ -266,8 +268,8 @@ private:
     }
 
     /// The step's factorisations: one real LU per real eigenvalue of A^-1 and one complex
-    /// LU per pair, and, with Filter, the error filter's where it is not a block's: in F's
-    /// system's pattern where it declares one (linear/iteration_lu.hpp).
+    /// LU per pair, and, with Filter, the error filter's where it is not a block's: on one
+    /// lane in F's system's pattern where it declares one (linear/iteration_lu.hpp).
     template <class F, class T, int n, bool Filter, class Group>
     struct iteration_matrices {
         static constexpr int own_filter = Filter && filter_block < 0 ? 1 : 0;
@@ -360,7 +362,7 @@ private:
 
     /// b becomes M^-1 b, whole on every lane, with the LU of M whose rows the lanes share.
     template <class Group, class LU, class Vector>
-    CUBIE_HD static void solve_whole(const Group& g, const LU& lu, Vector& b) {
+    CUBIE_HD static void solve_in_place(const Group& g, const LU& lu, Vector& b) {
         auto part = own_part(g, b);
         b = lu.solve_whole(g, part);
     }
@@ -405,7 +407,7 @@ private:
                 if constexpr (real_block<Tableau>(block)) {
                     CUBIE_UNROLL
                     for (int c = 0; c < n; ++c) G[j][c] -= alpha * W[j][c];
-                    solve_whole(g, matrices.real[index_among_kind(block)], G[j]);
+                    solve_in_place(g, matrices.real[index_among_kind(block)], G[j]);
                 } else {
                     const T beta = T(Tableau::eigenvalues[block][1]) * inverse_dt;
                     vector<complex, n> r;
@@ -413,7 +415,7 @@ private:
                     for (int c = 0; c < n; ++c)
                         r[c] = complex(G[j][c] - (alpha * W[j][c] - beta * W[j + 1][c]),
                                        G[j + 1][c] - (beta * W[j][c] + alpha * W[j + 1][c]));
-                    solve_whole(g, matrices.complex[index_among_kind(block)], r);
+                    solve_in_place(g, matrices.complex[index_among_kind(block)], r);
                     CUBIE_UNROLL
                     for (int c = 0; c < n; ++c) {
                         G[j][c] = r[c].real();
@@ -485,7 +487,7 @@ private:
         State error;
         CUBIE_UNROLL
         for (int c = 0; c < n; ++c) error[c] = dydt[c] + combination[c];
-        solve_whole(g, matrices.filter(), error);
+        solve_in_place(g, matrices.filter(), error);
         ++report.linear_iterations;
         const T norm = weighted_rms_norm(error, tol, y, y_new);
         if (!(norm > T(1)) || !cuda::std::isfinite(norm)) return norm;
@@ -496,7 +498,7 @@ private:
         f(t, point, slope);
         CUBIE_UNROLL
         for (int c = 0; c < n; ++c) error[c] = slope[c] + combination[c];
-        solve_whole(g, matrices.filter(), error);
+        solve_in_place(g, matrices.filter(), error);
         ++report.linear_iterations;
         return weighted_rms_norm(error, tol, y, y_new);
     }
