@@ -63,24 +63,24 @@
 // prepare_dense_output has nothing to add.
 //
 // The calling convention is dirk.hpp's: f is a right_hand_side (systems/right_hand_side.hpp),
-// dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL).
-//
-// Several lanes can take a step together (algorithms/on_lanes.hpp), as rosenbrock.hpp's
-// do: every lane holds the whole state, the increments and the iterates, evaluates f and
-// J whole and forms its own rows of every iteration matrix (linear/lane_parts.hpp); the
-// lanes factor each matrix together (cooperative_lu, real and complex) and every solve
-// gives every lane the whole solution. The lanes factor with row exchanges, as dense_lu does
-// (never in a sparsity pattern): they pay for systems whose matrices have none, and where
-// one thread factors densely too (no pattern, or one hidden by dense_jacobian), the
-// arithmetic on each element is the one-lane step's, in the same order, and the results are
-// the one thread's bits where the compiler rounds them alike (on the host, always). The method is
-// implicit (linear/implicit_step_report.hpp): its report counts the Newton iterations and one
-// linear iteration per LU solve, real or complex (one per block per Newton iteration, one or two
-// for the error estimate). A singular iteration matrix (its LU's factor fails) fails the step with
-// step_failure::singular_matrix, a failed iteration with step_failure::newton_divergence:
+// dydt holds f(t, y) on entry, dydt_new is untouched (no FSAL). The method is implicit
+// (linear/implicit_step_report.hpp): its report counts the Newton iterations and one linear
+// iteration per LU solve, real or complex (one per block per Newton iteration, one or two for
+// the error estimate). A singular iteration matrix (its LU's factor fails) fails the step
+// with step_failure::singular_matrix, a failed iteration with step_failure::newton_divergence:
 // step_with_error returns an infinite error norm (y_new = y), which the controllers reject
 // with their smallest step factor, and the fixed-step `step` writes NaN into y_new. Either way
 // only that trajectory is affected.
+//
+// Several lanes can take a step together (algorithms/on_lanes.hpp), as rosenbrock.hpp's do:
+// every lane holds the whole state, the increments and the iterates, evaluates f and J
+// whole and forms its own rows of every iteration matrix (linear/lane_parts.hpp); the lanes
+// factor each matrix together (cooperative_lu, real and complex) and every solve gives every
+// lane the whole solution. The lanes factor with row exchanges, as dense_lu does, never in a
+// sparsity pattern: they pay only for systems whose matrices have none. Where one thread
+// factors densely too (no pattern, or one hidden by dense_jacobian), the arithmetic on each
+// element is the one-lane step's, in the same order, and the results are the one thread's
+// bits where the compiler rounds them alike (on the host, always).
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>
