@@ -10,6 +10,11 @@ function(cubie_enable_warnings target)
     list(APPEND quiet -Wno-array-bounds)
   endif()
   list(JOIN quiet "," quiet_cuda)
+  # Clang (the sanitize preset's compiler) knows neither GCC warning, and -Werror turns its
+  # unknown-option warning into an error; nvcc's host compiler stays GCC.
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(quiet)
+  endif()
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Werror ${quiet}>
     $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Wall,-Wextra,${quiet_cuda}>)

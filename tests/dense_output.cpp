@@ -45,7 +45,7 @@ using state = state_t<orbit>;
 constexpr double eccentricity = 0.2;
 constexpr double t0 = 0.3;
 constexpr double thetas[] = {0.2, 0.4, 0.5, 0.7, 0.9};
-constexpr int theta_count = sizeof(thetas) / sizeof(thetas[0]);
+[[maybe_unused]] constexpr int theta_count = sizeof(thetas) / sizeof(thetas[0]);
 
 /// One step of size h from y at t0, prepared for interpolation, in precision T.
 template <class Method, class T = double>

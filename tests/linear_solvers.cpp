@@ -308,7 +308,8 @@ TEST_CASE_TEMPLATE("dense_lu rejects NaN and Inf", T, float, double) {
     const matrix<T, 3> A{{{T(4), T(1), T(0)}, {T(1), T(4), T(1)}, {T(0), T(1), T(4)}}};
     REQUIRE(factors<T, 3>(A));
     for (const T bad : {nan, inf, -inf}) {
-        for (const auto& [i, j] : {std::pair{0, 0}, std::pair{0, 2}, std::pair{2, 1}}) {
+        for (const auto& entry : {std::pair{0, 0}, std::pair{0, 2}, std::pair{2, 1}}) {
+            const int i = entry.first, j = entry.second;  // Clang < 16: no structured binding in INFO's lambda
             matrix<T, 3> B = A;
             B[i][j] = bad;
             INFO("entry (" << i << ", " << j << ") = " << bad);

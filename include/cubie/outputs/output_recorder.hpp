@@ -18,6 +18,7 @@
 #include <cuda/std/type_traits>
 
 #include <cassert>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 
@@ -288,16 +289,18 @@ public:
     }
     /// Samples j and j + 1 of a run of samples one step apart, at (t1, y1) and (t2, y2),
     /// where sample j opens a pair (opens_pair()): the same as take_in_run() on each, at
-    /// less cost for accumulators that sum pairs (metrics/running_sum.hpp).
-    CUBIE_HD void take_pair_in_run(output_run_kind<false, true>, const right_hand_side<System>& f,
-                                   T t1, const state_t<System>& y1, T t2, const state_t<System>& y2,
+    /// less cost for accumulators that sum pairs (metrics/running_sum.hpp). A template, as
+    /// opens_pair() is, so that Clang before 16 checks the constraint only where called.
+    template <std::same_as<output_run_kind<false, true>> Kind>
+    CUBIE_HD void take_pair_in_run(Kind, const right_hand_side<System>& f, T t1,
+                                   const state_t<System>& y1, T t2, const state_t<System>& y2,
                                    std::uint32_t j) requires(samples_in_runs) {
         windows_.add_pair_within(summarised(f, t1, y1), summarised(f, t2, y2), j);
     }
     /// Output j (from 0) of a run of samples one step apart is an odd one of its window,
     /// which opens a pair with the next.
-    CUBIE_HD bool opens_pair(output_run_kind<false, true>, std::uint32_t j) const
-        requires(samples_in_runs) {
+    template <std::same_as<output_run_kind<false, true>> Kind>
+    CUBIE_HD bool opens_pair(Kind, std::uint32_t j) const requires(samples_in_runs) {
         return windows_.opens_pair(j);
     }
     /// The run's outputs are taken: the outputs due next are those after them.
