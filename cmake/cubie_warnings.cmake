@@ -10,7 +10,7 @@ function(cubie_enable_warnings target)
     list(APPEND quiet -Wno-array-bounds)
   endif()
   list(JOIN quiet "," quiet_cuda)
-  # Clang (the sanitize preset's compiler) knows neither GCC warning, and -Werror turns its
+  # Clang (the sanitize preset's compiler) does not know -Wrestrict, and -Werror turns its
   # unknown-option warning into an error; nvcc's host compiler stays GCC.
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     set(quiet)

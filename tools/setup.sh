@@ -2,14 +2,15 @@
 # Installs what building CuBIE++ needs beyond the CUDA toolkit, from Debian/Ubuntu
 # packages: CMake, Ninja, a C++20 compiler with OpenMP, doctest, Boost, HDF5's C library,
 # Open MPI (headers and mpirun, for cubie::mpi), ccache, and Clang with its OpenMP and
-# sanitizer runtimes (the sanitize preset's compiler); and from PyPI the code
+# sanitizer runtimes (the sanitize preset's compiler) and llvm-symbolizer (which names the
+# functions of the leak suppressions); and from PyPI the code
 # generator's Python packages (SymPy, pytest), those the result file checks read with
 # (numpy, h5py) and matplotlib, with which `cubie plot` draws.
 # Packages already installed are left alone; nothing is downloaded when all are present.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ doctest-dev libboost-dev libhdf5-dev libopenmpi-dev openmpi-bin
-          ccache clang libomp-dev libclang-rt-dev)
+          ccache clang libomp-dev libclang-rt-dev llvm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -61,7 +61,7 @@ struct host_allocator {
 #if defined(__cpp_sized_deallocation)
         ::operator delete (static_cast<void*>(header), block_bytes(n),
                            std::align_val_t{page_bytes()});
-#else  // Clang before 19 declares the sized form only with -fsized-deallocation
+#else  // libstdc++ declares the sized form only with it, which Clang before 19 leaves off
         ::operator delete (static_cast<void*>(header), std::align_val_t{page_bytes()});
 #endif
     }
