@@ -54,16 +54,13 @@ struct host_allocator {
         return reinterpret_cast<T*>(static_cast<char*>(base) + header_bytes);
     }
 
-    void deallocate(T* elements, [[maybe_unused]] std::size_t n) noexcept {
+    /// The unsized aligned delete: libstdc++ declares the sized one only with sized
+    /// deallocation, which Clang before 19 leaves off.
+    void deallocate(T* elements, std::size_t) noexcept {
         host_block_header* header = header_of(elements);
         if (header->unlock != nullptr) header->unlock(elements);
         header->~host_block_header();
-#if defined(__cpp_sized_deallocation)
-        ::operator delete (static_cast<void*>(header), block_bytes(n),
-                           std::align_val_t{page_bytes()});
-#else  // libstdc++ declares the sized form only with it, which Clang before 19 leaves off
         ::operator delete (static_cast<void*>(header), std::align_val_t{page_bytes()});
-#endif
     }
 
     template <class U>
