@@ -309,7 +309,8 @@ TEST_CASE_TEMPLATE("dense_lu rejects NaN and Inf", T, float, double) {
     REQUIRE(factors<T, 3>(A));
     for (const T bad : {nan, inf, -inf}) {
         for (const auto& entry : {std::pair{0, 0}, std::pair{0, 2}, std::pair{2, 1}}) {
-            const int i = entry.first, j = entry.second;  // Clang < 16: no structured binding in INFO's lambda
+            // Clang < 16 captures no structured binding (INFO's lambda)
+            const int i = entry.first, j = entry.second;
             matrix<T, 3> B = A;
             B[i][j] = bad;
             INFO("entry (" << i << ", " << j << ") = " << bad);

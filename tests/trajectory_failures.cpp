@@ -220,7 +220,8 @@ TEST_CASE("fixed step: NaN or infinite inputs end with nonfinite_input, the stat
     const double inf = std::numeric_limits<double>::infinity();
     // below one block, several blocks, and no step at all (t_end = t0)
     for (const auto& span : {std::pair{1.0 / 4, 1.0}, {1.0 / 256, 1.0}, {1.0 / 4, 0.0}}) {
-        const double dt = span.first, t_end = span.second;  // Clang < 16: no structured binding in CAPTURE's lambda
+        // Clang < 16 captures no structured binding (CAPTURE's lambda)
+        const double dt = span.first, t_end = span.second;
         CAPTURE(dt);
         CAPTURE(t_end);
         solve_settings<fixed_step> settings;
