@@ -498,6 +498,41 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     CHECK(few.kernel->lane_use == -1);
 }
 
+// Chunks exist to overlap copies with kernels: inputs read in place into a device_result
+// copy nothing, and a balanced solve goes in one chunk, where its threads stay busy to the
+// end of the batch. Into a host result, the same batch goes in several.
+TEST_CASE("cuda: a balanced solve that copies nothing goes in one chunk") {
+    int device = 0, multiprocessors = 0, threads = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) ==
+            cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device) ==
+            cudaSuccess);
+    // Twice the balanced chunks a copying solve takes at most (backends::cuda::chunk_capacity).
+    const std::size_t many =
+        2 * backends::cuda::balanced_waves * std::size_t(multiprocessors) * std::size_t(threads);
+    solve_settings<pi_controller> s;
+    s.t_end = 0.05;
+    s.dt = 1e-3;
+    const solver<catalogue::lorenz<double>, tsit5, pi_controller> lorenz;
+    std::vector<double> y0(3 * many, 1.0), rho(many);
+    for (std::size_t i = 0; i < many; ++i) rho[i] = i % 8 == 3 ? 200 : 0;
+    const auto y0_device = device_buffer<double>::copy_of(y0);
+    const auto rho_device = device_buffer<double>::copy_of(rho);
+    const batch_inputs<double> inputs{
+        many, {y0_device.data(), y0_device.size()}, {rho_device.data(), rho_device.size()}};
+    const backends::cuda balanced{.scheduling = scheduling::balanced};
+    device_result<double> in_place;
+    lorenz.solve_on_device(inputs, s, in_place, balanced);
+    CHECK(in_place.kernel->chunks == 1);
+    const auto copied = lorenz.solve(inputs, s, balanced);
+    CHECK(copied.kernel->chunks > 1);
+    const auto fixed =
+        lorenz.solve(inputs, s, backends::cuda{.scheduling = scheduling::static_mapping});
+    CHECK(same_results(fixed, in_place.to_host()));
+    CHECK(same_results(fixed, copied));
+}
+
 TEST_CASE("cuda: a block size that leaves no block resident is refused with its name") {
     const solver<catalogue::lorenz<double>, ros3p, pi_controller> implicit;
     auto s = settings();

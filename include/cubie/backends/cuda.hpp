@@ -240,10 +240,19 @@ struct cuda {
     /// of every device (chunks_in_flight of them, where the batch goes in several or its
     /// schedule is automatic), and no larger than the pipeline's chunks (balanced_waves
     /// waves at least, where the solve is balanced or automatic: `adaptive` steps on one
-    /// lane); a wave is counted in trajectories of `lanes` threads each.
+    /// lane); a wave is counted in trajectories of `lanes` threads each. Where a trajectory
+    /// copies nothing (bytes_per_trajectory 0: inputs read in place into a device_result),
+    /// no copy is there to overlap, and a balanced (or automatic) solve takes all that is
+    /// wanted in one chunk, whose threads stay busy to the end of the share rather than of
+    /// each chunk: 1.03 to 1.08 times as fast on divergent_bench's shuffled sweeps at 2^24
+    /// on an H200 (bench/RESULTS.md). One trajectory per thread keeps the pipeline's chunks:
+    /// in one launch, static Pleiades at 2^24 took a larger block and ran 1.04 to 1.22
+    /// times as long.
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory, int lanes = 1,
                                bool adaptive = false) const {
         check_memory_fraction();
+        const bool balancing = schedule_of(adaptive, lanes) != cubie::scheduling::static_mapping;
+        if (bytes_per_trajectory == 0 && balancing) return wanted;
         const std::vector<int> chosen = chosen_devices();
         std::size_t wave = 0;                                        // the largest wave
         std::size_t fits = std::numeric_limits<std::size_t>::max();  // what every budget holds
@@ -260,6 +269,7 @@ struct cuda {
             std::size_t free_bytes = 0, total_bytes = 0;
             CUBIE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
             const double budget = memory_fraction * double(free_bytes);
+            if (bytes_per_trajectory == 0) continue;
             if (bytes_per_trajectory > budget)
                 throw std::invalid_argument(
                     "one trajectory's inputs and outputs need " +
@@ -273,9 +283,8 @@ struct cuda {
         // Several waves where balanced (or where automatic may balance after its first
         // wave), as far as chunks_in_flight of them fit the budget.
         const std::size_t least =
-            schedule_of(adaptive, lanes) != cubie::scheduling::static_mapping
-                ? std::max(wave, std::min(balanced_waves * wave, fits / chunks_in_flight))
-                : wave;
+            balancing ? std::max(wave, std::min(balanced_waves * wave, fits / chunks_in_flight))
+                      : wave;
         const std::size_t per_device_chunks = pipeline_chunks * chosen.size();
         const std::size_t pipelined =
             std::max(least, (wanted + per_device_chunks - 1) / per_device_chunks);

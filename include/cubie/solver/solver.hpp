@@ -202,7 +202,12 @@ public:
         }
         backends::cuda on_result_device = backend;
         on_result_device.devices = {device};
-        run(task, inputs, on_result_device, result, input_bytes(), control);
+        // Inputs the device reads in place leave nothing to copy per trajectory.
+        const auto in_place = [&](const auto& array) {
+            return array.empty() || memory_location::of(array.data()).readable_on(device);
+        };
+        const bool copies_nothing = in_place(inputs.initial_states) && in_place(inputs.parameters);
+        run(task, inputs, on_result_device, result, copies_nothing ? 0.0 : input_bytes(), control);
     }
 #endif
 
