@@ -2,17 +2,23 @@
 // one-thread step (support/lanes_against_one_thread.hpp): on the host bit for bit, with teams
 // of 2 to 32 host threads on Pollution (20 states: lanes holding 1 to 10 rows, and lanes
 // holding none) in float and double, whole integrations, adaptive and with fixed steps; on
-// the device within the tolerance. The solver's mapping, and the block sizes it takes.
+// the device within the tolerance. A singular iteration matrix fails the step on every lane
+// (the team's outcome is one thread's), and on the device only its own trajectory. The
+// solver's mapping, and the block sizes it takes.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 #include <vector>
+
+#include <cuda/std/array>
 
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/on_lanes.hpp"
+#include "cubie/algorithms/rosenbrock/rodas4.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
 #include "cubie/controllers/fixed_step.hpp"
@@ -21,6 +27,50 @@
 
 using namespace cubie;
 using namespace cubie::testing;
+
+namespace {
+
+/// y_i' = p (y_i - 1) for 10 states, whose Jacobian p I the system gives densely (no
+/// pattern): W = (1 / (h gamma) - p) I, singular exactly where h gamma p = 1 (rodas4's gamma
+/// is 1/4), and y = 1 stays put whatever the steps.
+struct relaxations {
+    using value_type = double;
+    static constexpr int n_states = 10;
+    static constexpr int n_parameters = 1;  // p
+    static constexpr int n_observables = 0;
+    static constexpr int n_drivers = 0;
+    static constexpr cuda::std::array<const char*, n_states> state_names{
+        "y0", "y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "y9"};
+    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
+
+    CUBIE_HD void rhs(double, const state_t<relaxations>& y, const parameters_t<relaxations>& p,
+                      const drivers_t<relaxations>&, state_t<relaxations>& dydt) const {
+        for (int i = 0; i < n_states; ++i) dydt[i] = p[0] * (y[i] - 1);
+    }
+    CUBIE_HD void jacobian(double, const state_t<relaxations>&, const parameters_t<relaxations>& p,
+                           const drivers_t<relaxations>&, jacobian_t<relaxations>& J) const {
+        for (int i = 0; i < n_states; ++i)
+            for (int j = 0; j < n_states; ++j) J[i][j] = i == j ? p[0] : 0.0;
+    }
+    CUBIE_HD void time_derivative(double, const state_t<relaxations>&,
+                                  const parameters_t<relaxations>&, const drivers_t<relaxations>&,
+                                  state_t<relaxations>& dfdt) const {
+        for (int i = 0; i < n_states; ++i) dfdt[i] = 0;
+    }
+};
+
+/// h gamma p = 0.5 * 0.25 * 8 = 1: the first step's W is 0. A dt_min of 0.4 leaves no
+/// smaller step to retry.
+template <class Controller>
+solve_settings<Controller> singular_first_step() {
+    solve_settings<Controller> s;
+    s.t_end = 1;
+    s.dt = 0.5;
+    s.atol = s.rtol = {1e-8};
+    return s;
+}
+
+}  // namespace
 
 #if !defined(__CUDACC__)
 TEST_CASE_TEMPLATE("rodas5p on 2 to 32 lanes: adaptive Pollution bit for bit", T, float, double) {
@@ -45,6 +95,49 @@ TEST_CASE_TEMPLATE("rosenbrock23 on 4 and 16 lanes: adaptive and fixed steps bit
     auto fixed = pollution_settings<T, fixed_step>(0);
     fixed.dt = 60.0 / 256;
     check_team_integration<rosenbrock23, 4>(fixed, T(0.35));
+}
+
+/// Trajectory p of relaxations integrated by Algorithm on one thread, and on every lane of a
+/// G-thread team: the same state bits, status and counts.
+template <class Algorithm, int G, class Controller>
+void check_team_relaxation(const solve_settings<Controller>& user, double p, status expected) {
+    using outcome_type = std::pair<state_t<relaxations>, step_counters>;
+    const auto run = [&]<class Method>(Method, status& result) {
+        const auto s = make_integration_settings<Method, Controller, relaxations>(user);
+        outcome_type o{};
+        for (auto& v : o.first) v = 1;
+        result = integrate<Method, Controller>(relaxations{}, s, o.first, {p}, o.second);
+        return o;
+    };
+    status alone_result{};
+    const outcome_type alone = run(Algorithm{}, alone_result);
+    CHECK(alone_result == expected);
+    std::vector<outcome_type> lanes(G);
+    std::vector<status> results(G);
+    run_team<G>([&](host_team<G> team) {
+        on_team<Algorithm, G>::team = team;
+        lanes[team.lane()] = run(on_team<Algorithm, G>{}, results[team.lane()]);
+    });
+    for (int lane = 0; lane < G; ++lane) {
+        CAPTURE(lane);
+        CHECK(results[lane] == alone_result);
+        CHECK(std::memcmp(&lanes[lane].first, &alone.first, sizeof alone.first) == 0);
+        CHECK(lanes[lane].second.accepted == alone.second.accepted);
+        CHECK(lanes[lane].second.rejected == alone.second.rejected);
+        CHECK(lanes[lane].second.linear_iterations == alone.second.linear_iterations);
+    }
+}
+
+TEST_CASE("rodas4 on 4 and 16 lanes: a singular W fails the step on every lane") {
+    // Adaptive: the first step is rejected on every lane and retried smaller.
+    check_team_relaxation<rodas4, 4>(singular_first_step<pi_controller>(), 8, status::success);
+    // No smaller step allowed: the trajectory ends with singular_matrix (lanes 10 to 15 of
+    // 16 hold no row).
+    auto pinned = singular_first_step<pi_controller>();
+    pinned.dt_min = 0.4;
+    check_team_relaxation<rodas4, 16>(pinned, 8, status::singular_matrix);
+    // Fixed steps: the same, at the first step.
+    check_team_relaxation<rodas4, 4>(singular_first_step<fixed_step>(), 8, status::singular_matrix);
 }
 
 #endif
@@ -103,6 +196,23 @@ TEST_CASE("cuda: lanes asked for balanced scheduling go one trajectory per group
     CHECK(std::memcmp(chosen.final_states.data(), asked.final_states.data(),
                       chosen.final_states.size() * sizeof(float)) == 0);
     CHECK(chosen.accepted_steps == asked.accepted_steps);
+}
+
+TEST_CASE("cuda: a singular W on lanes ends its own trajectory only") {
+    const solver<relaxations, on_lanes<rodas4, 4>, pi_controller> s;
+    constexpr std::size_t n = 100;  // 400 threads: blocks of several tiles
+    std::vector<double> y0(relaxations::n_states * n, 1.0), p(n);
+    for (std::size_t i = 0; i < n; ++i) p[i] = i % 7 == 3 ? 8 : -1;
+    auto settings = singular_first_step<pi_controller>();
+    settings.dt_min = 0.4;
+    const batch_result<double> r = s.solve({n, y0, p}, settings, backends::cuda{});
+    REQUIRE(r.kernel.has_value());
+    CHECK(r.kernel->lanes_per_trajectory == 4);
+    for (std::size_t i = 0; i < n; ++i) {
+        CAPTURE(i);
+        CHECK(r.statuses[i] == (p[i] == 8 ? status::singular_matrix : status::success));
+        for (int v = 0; v < relaxations::n_states; ++v) CHECK(r.final_state(v, i) == 1);
+    }
 }
 
 TEST_CASE("cuda: a block size that splits a trajectory's lanes is refused before any work") {
