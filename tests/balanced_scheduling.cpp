@@ -26,6 +26,7 @@
 #include "cubie/io/npy_stream.hpp"
 #include "support/event_systems.hpp"
 #include "support/file_bytes.hpp"
+#include "support/kepler.hpp"
 #include "support/recording_sweep.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/test_backend.hpp"
@@ -437,14 +438,21 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     CHECK(chosen.kernel->chunks == balanced.kernel->chunks + 1);
     // Into a host result: its first solve stages its outputs and goes one trajectory per
     // thread; solved into again, its arrays are page-locked, and the solve measures and
-    // balances, the slots refitted to the balanced chunks, then kept.
+    // balances, the slots refitted to the balanced chunks, then kept: the same launches on
+    // the third solve as on the second. (Its outputs are copied: its balanced chunks are
+    // those of chunk_capacity, one or several as the device's waves hold 2^21.)
     batch_result<double> again;
     const batch_inputs<double> inputs = on_device();
+    std::size_t launches = 0;
     for (int round = 0; round < 3; ++round) {
         CAPTURE(round);
         lorenz.solve(inputs, s, again, backends::cuda{});
         CHECK(again.kernel->scheduling == std::string(round == 0 ? "static" : "balanced"));
-        if (round > 0) CHECK(again.kernel->chunks == chosen.kernel->chunks);
+        if (round == 1) {
+            launches = again.kernel->chunks;
+            CHECK(launches >= 2);  // the first wave, then the rest
+        }
+        if (round == 2) CHECK(again.kernel->chunks == launches);
         CHECK(same_results(fixed, again));
     }
     // From pageable inputs, staged: one trajectory per thread, nothing measured.
@@ -498,9 +506,10 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     CHECK(few.kernel->lane_use == -1);
 }
 
-// Chunks exist to overlap copies with kernels: inputs read in place into a device_result
-// copy nothing, and a balanced solve goes in one chunk, where its threads stay busy to the
-// end of the batch. Into a host result, the same batch goes in several.
+// Without a progress callback or chunks asked for, a batch goes in chunks so that copies
+// overlap kernels: inputs read in place into a device_result copy nothing, and a balanced
+// solve goes in one chunk, where its threads stay busy to the end of the batch. Into a host
+// result, whose outputs are copied, the same batch goes in several.
 TEST_CASE("cuda: a balanced solve that copies nothing goes in one chunk") {
     int device = 0, multiprocessors = 0, threads = 0;
     REQUIRE(cudaGetDevice(&device) == cudaSuccess);
@@ -531,6 +540,39 @@ TEST_CASE("cuda: a balanced solve that copies nothing goes in one chunk") {
         lorenz.solve(inputs, s, backends::cuda{.scheduling = scheduling::static_mapping});
     CHECK(same_results(fixed, in_place.to_host()));
     CHECK(same_results(fixed, copied));
+}
+
+// A system without parameters: its null parameter array is not an input to stage, so
+// automatic measures a first wave of Kepler orbits from device inputs as it does with
+// parameters (a wave of eccentricities from 0 to 0.9, shuffled: lane use well below 1).
+TEST_CASE("cuda: automatic measures a system without parameters") {
+    int device = 0, multiprocessors = 0, threads = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) ==
+            cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device) ==
+            cudaSuccess);
+    const std::size_t many =
+        2 * backends::cuda::measured_waves * std::size_t(multiprocessors) * std::size_t(threads);
+    std::vector<double> y0(4 * many);
+    for (std::size_t i = 0; i < many; ++i) {
+        const auto start = testing::kepler_initial_state(0.9 * double((i * 7919) % 1000) / 1000);
+        for (int v = 0; v < 4; ++v) y0[v * many + i] = start[v];
+    }
+    const auto y0_device = device_buffer<double>::copy_of(y0);
+    solve_settings<pi_controller> s;
+    s.t_end = 1;
+    s.dt = 1e-3;
+    s.atol = s.rtol = {1e-8};
+    const solver<testing::kepler<double>, tsit5, pi_controller> orbits;
+    const batch_inputs<double> inputs{many, {y0_device.data(), y0_device.size()}, {}};
+    device_result<double> chosen;
+    orbits.solve_on_device(inputs, s, chosen, backends::cuda{});
+    CHECK(chosen.kernel->lane_use > 0);
+    CHECK(chosen.kernel->lane_use < 1);
+    const auto fixed =
+        orbits.solve(inputs, s, backends::cuda{.scheduling = scheduling::static_mapping});
+    CHECK(same_results(fixed, chosen.to_host()));
 }
 
 TEST_CASE("cuda: a block size that leaves no block resident is refused with its name") {

@@ -226,7 +226,8 @@ struct cuda {
     /// A batch of many waves goes in about this many chunks per device, none smaller than
     /// a wave (the threads the device's multiprocessors hold at once), so that the copies
     /// of one chunk run beside the kernels of others and only the first chunk's inputs and
-    /// the last one's outputs are copied while no kernel runs.
+    /// the last one's outputs are copied while no kernel runs (a balanced solve that copies
+    /// nothing goes in one: chunk_capacity).
     static constexpr std::size_t pipeline_chunks = 16;
     /// Chunks queued on a device at once, one stream each.
     static constexpr std::size_t chunks_in_flight = 4;
@@ -242,12 +243,13 @@ struct cuda {
     /// waves at least, where the solve is balanced or automatic: `adaptive` steps on one
     /// lane); a wave is counted in trajectories of `lanes` threads each. Where a trajectory
     /// copies nothing (bytes_per_trajectory 0: inputs read in place into a device_result),
-    /// no copy is there to overlap, and a balanced (or automatic) solve takes all that is
-    /// wanted in one chunk, whose threads stay busy to the end of the share rather than of
-    /// each chunk: 1.03 to 1.08 times as fast on divergent_bench's shuffled sweeps at 2^24
-    /// on an H200 (bench/RESULTS.md). One trajectory per thread keeps the pipeline's chunks:
-    /// in one launch, static Pleiades at 2^24 took a larger block and ran 1.04 to 1.22
-    /// times as long.
+    /// no copy is there to overlap: a balanced solve, and the balanced rest of an automatic
+    /// one, take all that is wanted in one chunk (solve_part cuts it at 2^31), whose threads
+    /// stay busy to the end of the share rather than of each chunk. On divergent_bench's
+    /// shuffled sweeps at 2^24 (an H200, bench/RESULTS.md) they ran 1.03 to 1.08 times as
+    /// fast; asked for on sorted Pleiades, balanced ran 1.08 times as long. One trajectory
+    /// per thread keeps the pipeline's chunks: in one launch, static Pleiades at 2^24 took
+    /// a larger block and ran 1.04 to 1.22 times as long.
     std::size_t chunk_capacity(std::size_t wanted, double bytes_per_trajectory, int lanes = 1,
                                bool adaptive = false) const {
         check_memory_fraction();
@@ -592,8 +594,12 @@ private:
             rows.parameters = System::n_parameters;
         }
         if (!out.on_device) rows.outputs = out.rows;
-        const slot_staging staging{staged(states_at), staged(parameters_at),
-                                   !out.on_device && staged(memory_location::of(out.at.statuses))};
+        // An input read in place, or of no rows (a system without parameters: its null
+        // array looks pageable), is never staged.
+        const slot_staging staging{
+            !inputs_in_place && System::n_states > 0 && staged(states_at),
+            !inputs_in_place && System::n_parameters > 0 && staged(parameters_at),
+            !out.on_device && staged(memory_location::of(out.at.statuses))};
         // Automatic measures the share's first wave where the share holds measured_waves
         // and its chunks hold a wave, the balanced kernel can run at all (a block_size asked
         // for may leave none of its blocks resident), and nothing goes through page-locked
