@@ -14,8 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include <cuda/std/array>
-
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/algorithms/rosenbrock/rodas4.hpp"
@@ -39,9 +37,6 @@ struct relaxations {
     static constexpr int n_parameters = 1;  // p
     static constexpr int n_observables = 0;
     static constexpr int n_drivers = 0;
-    static constexpr cuda::std::array<const char*, n_states> state_names{
-        "y0", "y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "y9"};
-    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
 
     CUBIE_HD void rhs(double, const state_t<relaxations>& y, const parameters_t<relaxations>& p,
                       const drivers_t<relaxations>&, state_t<relaxations>& dydt) const {
