@@ -303,6 +303,18 @@ TEST_CASE("trajectory_task::run_passes integrates as integrate() does, wherever 
 #if defined(__CUDACC__)
 namespace {
 
+/// The threads the current device's multiprocessors hold at once, as
+/// backends::cuda::chunk_capacity counts a wave.
+std::size_t device_wave() {
+    int device = 0, multiprocessors = 0, threads = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) ==
+            cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device) ==
+            cudaSuccess);
+    return std::size_t(multiprocessors) * std::size_t(threads);
+}
+
 /// A batch larger than the balanced kernel's persistent grid (the sweeps above are smaller,
 /// and a thread then takes one trajectory), solved with each schedule: the balanced
 /// solve's threads take two trajectories each at least, of different lengths, and every
@@ -511,15 +523,8 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
 // solve goes in one chunk, where its threads stay busy to the end of the batch. Into a host
 // result, whose outputs are copied, the same batch goes in several.
 TEST_CASE("cuda: a balanced solve that copies nothing goes in one chunk") {
-    int device = 0, multiprocessors = 0, threads = 0;
-    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
-    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) ==
-            cudaSuccess);
-    REQUIRE(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device) ==
-            cudaSuccess);
     // Twice the balanced chunks a copying solve takes at most (backends::cuda::chunk_capacity).
-    const std::size_t many =
-        2 * backends::cuda::balanced_waves * std::size_t(multiprocessors) * std::size_t(threads);
+    const std::size_t many = 2 * backends::cuda::balanced_waves * device_wave();
     solve_settings<pi_controller> s;
     s.t_end = 0.05;
     s.dt = 1e-3;
@@ -546,14 +551,7 @@ TEST_CASE("cuda: a balanced solve that copies nothing goes in one chunk") {
 // automatic measures a first wave of Kepler orbits from device inputs as it does with
 // parameters (a wave of eccentricities from 0 to 0.9, shuffled: lane use well below 1).
 TEST_CASE("cuda: automatic measures a system without parameters") {
-    int device = 0, multiprocessors = 0, threads = 0;
-    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
-    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) ==
-            cudaSuccess);
-    REQUIRE(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device) ==
-            cudaSuccess);
-    const std::size_t many =
-        2 * backends::cuda::measured_waves * std::size_t(multiprocessors) * std::size_t(threads);
+    const std::size_t many = 2 * backends::cuda::measured_waves * device_wave();
     std::vector<double> y0(4 * many);
     for (std::size_t i = 0; i < many; ++i) {
         const auto start = testing::kepler_initial_state(0.9 * double((i * 7919) % 1000) / 1000);
