@@ -270,7 +270,7 @@ void check_passes(
               count, count);
     std::size_t asked = 0;
     task.run_passes([&] { return asked < count ? count - 1 - asked++ : count + asked++; },
-                    [](bool working) { return working; });
+                    [](bool working) { return working; }, [](bool working) { return working; });
     CHECK(asked == count + 1);  // once a trajectory, and once to hear that none is left
     for_each_result_field(
         [&](const result_field& f, const auto& a, const auto& b) {

@@ -152,7 +152,8 @@ inline constexpr int balanced_lockstep_states = 8;
 /// `lockstep`, the warps of a block meet too (a barrier), so that they run the same stretch
 /// of a step's code at once: warps left to drift apart fetched the code of a long step
 /// (Tsit5 on Pleiades) from beyond the instruction cache, and stalled on it most of the
-/// time. The loop ends when no thread that meets has work left.
+/// time. The loop ends when no thread that meets has work left; while every one has, the
+/// passes go on without a claim.
 template <class Task, bool lockstep>
 __global__ void balanced_kernel(Task task, unsigned* claimed) {
     task.run_passes([claimed] { return detail::claim_trajectory(claimed); },
@@ -161,6 +162,12 @@ __global__ void balanced_kernel(Task task, unsigned* claimed) {
                             return __syncthreads_or(working) != 0;
                         else
                             return __any_sync(lanes, working) != 0;
+                    },
+                    [lanes = detail::warp_lanes()](bool working) {
+                        if constexpr (lockstep)
+                            return __syncthreads_and(working) != 0;
+                        else
+                            return __all_sync(lanes, working) != 0;
                     });
 }
 

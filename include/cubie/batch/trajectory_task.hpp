@@ -144,15 +144,17 @@ struct trajectory_task {
     /// more: none left), asked only when the thread has none in progress and until none is
     /// left. The loop is flat, an attempted step of the adaptive loop a pass: a GPU lane
     /// whose trajectory ended takes up the next in the pass its neighbours step in, rather
-    /// than wait at the end of a loop of its own for the warp's slowest. Every pass starts
-    /// with `any_working(working)`, which every thread that shares it calls (on the GPU a
-    /// vote of the warp's lanes, or a barrier of the block); the loop ends when it returns
-    /// false. The start (the inputs'
-    /// check, the outputs due at t0, the events' sides at t0) and the passes are
-    /// integrate()'s, so every trajectory's results, its event records included, are the
-    /// same bit for bit.
-    template <class Claim, class AnyWorking>
-    CUBIE_HD void run_passes(Claim&& claim, AnyWorking&& any_working) const {
+    /// than wait at the end of a loop of its own for the warp's slowest. The threads that
+    /// share them (on the GPU a warp's lanes, or a block) call `any_working(working)` and
+    /// `all_working(working)` together (a vote, or a barrier): the loop ends where no thread
+    /// works, and the passes go on without a claim while every thread does, so that the
+    /// claims' code stays out of the step's loop (balanced Tsit5 on a shuffled Lorenz sweep
+    /// ran 1.07 times as fast on an H200). The start (the inputs' check, the outputs due at
+    /// t0, the events' sides at t0) and the passes are integrate()'s, so every trajectory's
+    /// results, its event records included, are the same bit for bit.
+    template <class Claim, class AnyWorking, class AllWorking>
+    CUBIE_HD void run_passes(Claim&& claim, AnyWorking&& any_working,
+                             AllWorking&& all_working) const {
         using recorder_type =
             cuda::std::conditional_t<layout::records, by_time_recorder, no_recorder<System>>;
         using monitor_type =
@@ -202,11 +204,13 @@ struct trajectory_task {
                 working = true;
             }
             if (!any_working(working)) return;
-            status result = status::success;
-            if (working && !loop.advance(result)) {
-                finish(i, y, counters, events, result);
-                working = false;
-            }
+            do {
+                status result = status::success;
+                if (working && !loop.advance(result)) {
+                    finish(i, y, counters, events, result);
+                    working = false;
+                }
+            } while (all_working(working));
         }
     }
 

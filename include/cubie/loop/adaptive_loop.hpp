@@ -12,6 +12,12 @@
 // advance, outputs at its end) or reject, and the controller's next dt (next_dt), which
 // ends the trajectory where it underflows. Events (events/event_monitor.hpp) are one hook
 // in accept: watch_events, compiled only for a solve that has them.
+//
+// The pass is written twice, in two shapes of the same arithmetic: run() loops over it and
+// leaves at the first way out; advance() takes one pass, whose ways out meet before it
+// returns. The compiler lays out each shape's branches in its own way, and each was
+// measurably the faster one for its caller (advance(), below); helpers shared by the two
+// changed run()'s machine code.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -77,25 +83,8 @@ public:
           duration_(adaptive_duration(s)),
           dt_(cuda::std::fmin(s.dt, s.dt_max)) {}
 
+    /// The passes from t0 to t_end, or to the trajectory's end before it: its status.
     CUBIE_HD status run() {
-        bool going = false;
-        return passes<false>(going);
-    }
-
-    /// One pass of the loop: true while the trajectory goes on; false once it has ended,
-    /// with its status in `result`. A caller may interleave trajectories between passes
-    /// (balanced scheduling, batch/trajectory_task.hpp).
-    CUBIE_HD bool advance(status& result) {
-        bool going = false;
-        result = passes<true>(going);
-        return going;
-    }
-
-private:
-    /// The passes of the loop until the trajectory ends, or the first alone (`one_pass`:
-    /// `going` then says whether the trajectory goes on).
-    template <bool one_pass>
-    CUBIE_HD status passes(bool& going) {
         while (elapsed_ < duration_) {
             if (counters_.accepted + counters_.rejected >= s_.max_steps)
                 return status::max_steps_exceeded;
@@ -120,14 +109,54 @@ private:
             // cannot undercut would be retried unchanged until max_steps (float Pleiades did
             // so from dt near one spacing); the step size has underflowed.
             if (!decision.accept && !(next_step().h < step.h)) return underflow();
-            if constexpr (one_pass) {
-                going = true;
-                return status::success;
-            }
         }
         return status::success;
     }
 
+    /// One pass of run()'s loop: true while the trajectory goes on; false once it has
+    /// ended, with its status in `result`. A caller may interleave trajectories between
+    /// passes (balanced scheduling, batch/trajectory_task.hpp). Its one way out keeps the
+    /// lanes of a warp that accepted and those that rejected together for the rest of the
+    /// pass: on an H200 (bench/RESULTS.md, divergent_bench at 2^24) balanced Tsit5 on a
+    /// shuffled Lorenz sweep ran 1.11 times as fast as with run()'s shape. run() stays in
+    /// its own: one trajectory per thread, Tsit5 on Lorenz and Rosenbrock23 on Van der Pol
+    /// took 1.02 times as long with run() in this shape, and 1.04 to 1.08 with one body
+    /// for both that left early only for run().
+    CUBIE_HD bool advance(status& result) {
+        result = status::success;
+        if (!(elapsed_ < duration_)) return false;
+        if (counters_.accepted + counters_.rejected >= s_.max_steps) {
+            result = status::max_steps_exceeded;
+            return false;
+        }
+        const planned_step step = next_step();
+        const T err = attempt(step.h);
+        const bool finite = cuda::std::isfinite(err) && all_finite(y_new_);
+        const step_decision<T> decision =
+            Controller::decide(s_.controller, controller_state_, step.h,
+                               finite ? err : cuda::std::numeric_limits<T>::quiet_NaN());
+        T dt_next = decision.factor * step.h;
+        bool goes = true;
+        if (decision.accept) {
+            if (!accept(step)) {
+                result = status::terminated_by_event;
+                goes = false;
+            } else if (elapsed_ >= duration_) {
+                goes = false;
+            } else if (step.to_stop) {
+                dt_next = cuda::std::fmax(dt_next, dt_);
+            }
+        } else {
+            ++counters_.rejected;
+        }
+        if (goes && (!next_dt(dt_next) || (!decision.accept && !(next_step().h < step.h)))) {
+            result = underflow();
+            goes = false;
+        }
+        return goes;
+    }
+
+private:
     CUBIE_HD T time_at(T since_t0) const {
         return since_t0 < duration_ ? s_.t0 + since_t0 : s_.t_end;
     }
