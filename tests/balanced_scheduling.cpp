@@ -4,7 +4,8 @@
 // parameter, an infinite initial state and a max_steps that stops the chaotic trajectories;
 // on bouncing balls whose events affect, record and terminate; and streamed into files. On
 // the host, where the backend's balanced schedule is OpenMP's, one thread's
-// trajectory_task::run_passes is checked against the static mapping directly.
+// trajectory_task::run_passes is checked against the static mapping directly, on these and
+// on trajectories whose step size underflows.
 
 #include <doctest/doctest.h>
 
@@ -25,6 +26,7 @@
 #include "cubie/io/npy_result.hpp"
 #include "cubie/io/npy_stream.hpp"
 #include "support/event_systems.hpp"
+#include "support/failing_steps.hpp"
 #include "support/file_bytes.hpp"
 #include "support/kepler.hpp"
 #include "support/recording_sweep.hpp"
@@ -251,9 +253,10 @@ namespace {
 
 /// One thread's run_passes over the whole batch, taking the trajectories in reverse order,
 /// into a copy of the static result marked unsolved (as the solver marks a result before
-/// the host backend runs): every array bit for bit as the static mapping wrote it.
+/// the host backend runs): every array bit for bit as the static mapping wrote it. Returns
+/// the static result.
 template <class System, class Algorithm, class Controller, class... Outputs>
-void check_passes(
+batch_result<double> check_passes(
     const solver<System, Algorithm, Controller, Outputs...>& s, const batch_inputs<double>& inputs,
     const typename solver<System, Algorithm, Controller, Outputs...>::settings_type& settings) {
     using task_type = trajectory_task<Algorithm, Controller, System, Outputs...>;
@@ -278,6 +281,7 @@ void check_passes(
             CHECK(cubie::testing::same_bits(a, b));
         },
         r, expected);
+    return expected;
 }
 
 }  // namespace
@@ -296,6 +300,25 @@ TEST_CASE("trajectory_task::run_passes integrates as integrate() does, wherever 
     SUBCASE("events, saves and summaries") {
         const dropped_balls balls;
         check_passes(bouncing_solver{}, balls.inputs(), dropped_balls::settings());
+    }
+    SUBCASE("steps that fail: the step size underflows") {
+        // y' = -p y^3 from y = 1, p over [-2, 2] in steps of 1/16: y = 1 / sqrt(1 + 2 p t)
+        // blows up at t = 1 / (2 |p|) for p < 0, by t_end = 1 where p <= -1/2 (25 of them),
+        // and the steps shrink below dt_min on the way.
+        constexpr std::size_t count = 65;
+        std::vector<double> y0(count, 1.0), p(count);
+        for (std::size_t i = 0; i < count; ++i) p[i] = -2 + double(i) / 16;
+        solve_settings<pi_controller> s;
+        s.atol = s.rtol = {1e-8};
+        s.dt = 1e-3;
+        s.dt_min = 1e-6;
+        const auto r = check_passes(solver<testing::cubic_decay<double>, tsit5, pi_controller>{},
+                                    {count, y0, p}, s);
+        const auto with = [&](status st) {
+            return std::count(r.statuses.begin(), r.statuses.end(), st);
+        };
+        CHECK(with(status::step_size_underflow) == 25);
+        CHECK(with(status::success) == 40);
     }
 }
 #endif

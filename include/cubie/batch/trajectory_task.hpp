@@ -149,7 +149,8 @@ struct trajectory_task {
     /// `all_working(working)` together (a vote, or a barrier): the loop ends where no thread
     /// works, and the passes go on without a claim while every thread does, so that the
     /// claims' code stays out of the step's loop (balanced Tsit5 on a shuffled Lorenz sweep
-    /// ran 1.07 times as fast on an H200). The start (the inputs' check, the outputs due at
+    /// of 2^24 ran 1.07 times as fast on an H200 with adaptive_loop::advance's one way out,
+    /// 1.03 without it; bench/RESULTS.md). The start (the inputs' check, the outputs due at
     /// t0, the events' sides at t0) and the passes are integrate()'s, so every trajectory's
     /// results, its event records included, are the same bit for bit.
     template <class Claim, class AnyWorking, class AllWorking>

@@ -14,10 +14,10 @@
 // in accept: watch_events, compiled only for a solve that has them.
 //
 // The pass is written twice, in two shapes of the same arithmetic: run() loops over it and
-// leaves at the first way out; advance() takes one pass, whose ways out meet before it
-// returns. The compiler lays out each shape's branches in its own way, and each was
-// measurably the faster one for its caller (advance(), below); helpers shared by the two
-// changed run()'s machine code.
+// leaves at the first way out; advance() takes one pass, whose ways out after the
+// controller's decision meet before it returns. The compiler lays out each shape's branches
+// in its own way, and each was measurably the faster one for its caller (advance(), below);
+// one body for both, or helpers for the lines they share, changed run()'s machine code.
 
 #include <cuda/std/cmath>
 #include <cuda/std/limits>
@@ -113,15 +113,16 @@ public:
         return status::success;
     }
 
-    /// One pass of run()'s loop: true while the trajectory goes on; false once it has
-    /// ended, with its status in `result`. A caller may interleave trajectories between
-    /// passes (balanced scheduling, batch/trajectory_task.hpp). Its one way out keeps the
-    /// lanes of a warp that accepted and those that rejected together for the rest of the
-    /// pass: on an H200 (bench/RESULTS.md, divergent_bench at 2^24) balanced Tsit5 on a
-    /// shuffled Lorenz sweep ran 1.11 times as fast as with run()'s shape. run() stays in
-    /// its own: one trajectory per thread, Tsit5 on Lorenz and Rosenbrock23 on Van der Pol
-    /// took 1.02 times as long with run() in this shape, and 1.04 to 1.08 with one body
-    /// for both that left early only for run().
+    /// One pass of run()'s loop (whose comments say why it does what it does): true while
+    /// the trajectory goes on; false once it has ended, with its status in `result`. A
+    /// caller may interleave trajectories between passes (balanced scheduling,
+    /// batch/trajectory_task.hpp). After the controller's decision the pass has one way
+    /// out, which keeps the lanes of a warp that accepted and those that rejected together
+    /// for the rest of it: on an H200 (bench/RESULTS.md, divergent_bench at 2^24),
+    /// balanced Tsit5 on a shuffled Lorenz sweep ran 1.11 times as fast as with run()'s
+    /// shape. run() stays in its own: one trajectory per thread, Tsit5 on Lorenz and
+    /// Rosenbrock23 on Van der Pol took 1.02 times as long with run() in this shape, and
+    /// 1.04 to 1.08 with one body for both that left early only for run().
     CUBIE_HD bool advance(status& result) {
         result = status::success;
         if (!(elapsed_ < duration_)) return false;
