@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import run_tool
+from conftest import run_main, run_tool
 
 GOOD = """name = "model"
 [constants]
@@ -22,9 +22,12 @@ dy = "x - y"
 
 
 def error_of(write, text, *args):
+    """The message of a mistake, from the tool run in this process (a traceback there is an
+    exception that fails the test); the tests below that start it as a user would check
+    that its exit status and stderr carry through."""
     path = write(text)
-    code, out, err = run_tool(path, "-o", path + ".hpp", *args)
-    assert code == 2, (out, err)
+    code, err = run_main(path, "-o", path + ".hpp", *args)
+    assert code == 2, err
     assert "Traceback" not in err
     assert err.count("\n") == 1, err  # one line
     return err.strip()
@@ -116,3 +119,11 @@ def test_usage_errors_exit_2_without_a_traceback(write):
 def test_missing_file(tmp_path):
     code, _, err = run_tool(str(tmp_path / "absent.toml"))
     assert code == 2 and "cannot read the definition" in err and "Traceback" not in err
+
+
+def test_a_mistake_exits_2_from_the_command(write):
+    path = write(GOOD.replace('"x - y"', '"x - w"'))
+    code, out, err = run_tool(path, "-o", path + ".hpp")
+    assert code == 2, (out, err)
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert re.search(r":11:11:.*undefined name 'w'", err), err
