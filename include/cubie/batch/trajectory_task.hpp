@@ -206,7 +206,7 @@ struct trajectory_task {
             }
             if (!any_working(working)) return;
             do {
-                status result = status::success;
+                status result;  // advance() sets it
                 if (working && !loop.advance(result)) {
                     finish(i, y, counters, events, result);
                     working = false;
