@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU test suite, for a machine with a CUDA device: builds the default preset with the
-# cuda variant of every suite, runs every test of both backends (none may be skipped), then runs each cuda test binary under
+# cuda and host variants of every suite, runs every test of both backends (none may be skipped), then runs each cuda test binary under
 # compute-sanitizer's memcheck, racecheck, initcheck and synccheck. Exits non-zero on any
 # failure or sanitizer report; prints one summary line per binary and tool.
 #
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cmake --preset default -DCUBIE_CUDA_TEST_SUITES=all "$@" >/dev/null
+cmake --preset default -DCUBIE_CUDA_TEST_SUITES=all -DCUBIE_HOST_TEST_SUITES=ON "$@" >/dev/null
 cmake --build --preset default
 ctest --preset default -j4 | tee build/default/ctest.log
 if grep -q "(Skipped)" build/default/ctest.log; then
