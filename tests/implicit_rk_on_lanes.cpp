@@ -3,13 +3,14 @@
 // bit, Newton iterations included, with teams of host threads on Pollution: Radau IIA 5 (a
 // real and a complex matrix) on 4 lanes in float and 8 in double, Radau IIA 3 (a complex
 // matrix and the error filter's own) on 8 in float, Gauss-Legendre 2 on 4 in double with
-// fixed steps; on the device against the host within the tolerance, saving through the
-// collocation polynomial, which every lane holds.
+// fixed steps; on the device against the host within the tolerance, the same methods and
+// lane counts, saving through the collocation polynomial, which every lane holds.
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "cubie/algorithms/implicit_runge_kutta/gauss_legendre_2.hpp"
@@ -59,22 +60,22 @@ TEST_CASE(
 }
 
 #else
-/// Pollution over k1 in [0.035, 3.5] solved by Method on the cuda backend and by radau_iia_5
-/// on the host: the lanes' kernel against one thread's arithmetic, which ptxas fuses in its
-/// own way (support/lanes_against_one_thread.hpp), without a one-thread kernel to compile.
-template <class T, class Method, class... Outputs>
-void check_against_host(double tol, solve_settings<pi_controller> s) {
+/// Pollution over k1 in [0.035, 3.5] solved by Method (OneThread on its lanes) on the cuda
+/// backend and by OneThread on the host: the lanes' kernel against one thread's arithmetic,
+/// which ptxas fuses in its own way (support/lanes_against_one_thread.hpp), without a
+/// one-thread kernel to compile. Their values agree within 2 tol (1 + |host's|).
+template <class T, class Method, class OneThread, class... Outputs, class Controller>
+void check_against_host(double tol, solve_settings<Controller> s) {
     constexpr std::size_t n = 64;
     std::vector<T> y0, k1;
     for (int v = 0; v < pollution<T>::n_states; ++v)
         for (std::size_t i = 0; i < n; ++i) y0.push_back(T(pollution<double>::default_state[v]));
     for (std::size_t i = 0; i < n; ++i)
         k1.push_back(T(0.035 * std::pow(100.0, double(i) / (n - 1))));
-    const batch_result<T> lanes = solver<pollution<T>, Method, pi_controller, Outputs...>{}.solve(
+    const batch_result<T> lanes = solver<pollution<T>, Method, Controller, Outputs...>{}.solve(
         {n, y0, k1}, s, backends::cuda{});
-    const batch_result<T> host =
-        solver<pollution<T>, radau_iia_5, pi_controller, Outputs...>{}.solve({n, y0, k1}, s,
-                                                                             backends::host{});
+    const batch_result<T> host = solver<pollution<T>, OneThread, Controller, Outputs...>{}.solve(
+        {n, y0, k1}, s, backends::host{});
     REQUIRE(lanes.kernel->lanes_per_trajectory == lanes_per_trajectory<Method>);
     REQUIRE(lanes.saved.size() == host.saved.size());
     const auto close = [tol](double a, double b) {
@@ -95,10 +96,24 @@ void check_against_host(double tol, solve_settings<pi_controller> s) {
 TEST_CASE(
     "cuda: radau_iia_5 on 4 lanes in float, and on 8 in double saving through its "
     "collocation polynomial, against the host within the tolerance") {
-    check_against_host<float, on_lanes<radau_iia_5, 4>>(
+    check_against_host<float, on_lanes<radau_iia_5, 4>, radau_iia_5>(
         1e-5, pollution_settings<float, pi_controller>(1e-5));
     auto saving = pollution_settings<double, pi_controller>(1e-8);
     saving.save_every = 6;  // t = 6, 12, ..., 60
-    check_against_host<double, on_lanes<radau_iia_5, 8>, save_state>(1e-8, saving);
+    check_against_host<double, on_lanes<radau_iia_5, 8>, radau_iia_5, save_state>(1e-8, saving);
+}
+
+TEST_CASE(
+    "cuda: radau_iia_3 on 8 lanes in float (its error filter's own matrix), gauss_legendre_2 "
+    "on 4 in double with fixed steps, against the host") {
+    check_against_host<float, on_lanes<radau_iia_3, 8>, radau_iia_3>(
+        1e-5, pollution_settings<float, pi_controller>(1e-5));
+    // Fixed steps, with the host case's settings: the same 205 steps on both backends, whose
+    // Newton iterations hold their error to sqrt(eps) (1 + |y|) each.
+    auto fixed = pollution_settings<double, fixed_step>(0);
+    fixed.t_end = 6;
+    fixed.dt = 60.0 / 2048;
+    check_against_host<double, on_lanes<gauss_legendre_2, 4>, gauss_legendre_2>(
+        std::sqrt(std::numeric_limits<double>::epsilon()), fixed);
 }
 #endif
