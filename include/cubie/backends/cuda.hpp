@@ -192,7 +192,9 @@ struct cuda {
     /// What automatic gives adaptive controllers on one lane: a choice by measurement, per
     /// device. Balanced scheduling was measured 1.1 to 2.4 times as fast as one trajectory
     /// per thread where a warp's trajectories diverge (shuffled sweeps), but 10 to 34% slower
-    /// where they take about the same steps (bench/RESULTS.md). So a share of measured_waves
+    /// where they take about the same steps (an H100, before balanced passes left their
+    /// claims out while every lane works; an H200 since: 1.24 to 2.57 times as fast, and
+    /// 1.04 to 1.22 times as long; bench/RESULTS.md). So a share of measured_waves
     /// waves or more integrates its first chunk (a wave, or up to two) one trajectory per
     /// thread, and that chunk's lane use (batch/lane_use.hpp), from the step counts it
     /// wrote, picks the schedule of the rest (balanced_below_lane_use). A share goes one
@@ -202,8 +204,9 @@ struct cuda {
     /// for leaves no balanced block resident: balanced threads would take few trajectories.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::automatic;
     /// Automatic balances the rest where the first wave's lane use is below this. Measured
-    /// on an H100 (bench/RESULTS.md, divergent_bench at 2^20 and 2^24, the rest forced
-    /// balanced after the first wave): the solve ran 0.74 to 0.91 times as fast as one
+    /// on an H100, before the passes without claims (bench/RESULTS.md, 2026-11-26,
+    /// divergent_bench at 2^20 and 2^24, the rest forced balanced after the first wave),
+    /// and not since: the solve ran 0.74 to 0.91 times as fast as one
     /// trajectory per thread where the first wave's lane use was 0.91 to 1 (sorted and
     /// uniform sweeps: balanced threads pay for their claims and votes, and for the
     /// trajectories started last), and 1.06 to 2.23 times as fast at 0.43 to 0.65 (the same
