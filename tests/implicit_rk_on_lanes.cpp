@@ -30,6 +30,14 @@ using namespace cubie::testing;
 static_assert(lanes_per_trajectory<mapped_algorithm<pollution<float>, radau_iia_5>> == 1);
 static_assert(is_cooperative<radau_iia_5>() && is_cooperative<gauss_legendre_2>());
 
+/// 205 fixed steps over [0, 6], without tolerances.
+solve_settings<fixed_step> fixed_steps_to_6() {
+    auto fixed = pollution_settings<double, fixed_step>(0);
+    fixed.t_end = 6;
+    fixed.dt = 60.0 / 2048;
+    return fixed;
+}
+
 #if !defined(__CUDACC__)
 // One precision per method and lane count: each team instantiates a whole integration, and
 // these are the suite's slowest objects to compile.
@@ -52,9 +60,7 @@ TEST_CASE(
     REQUIRE(integrate_pollution<radau_iia_3, pi_controller>(adaptive, 0.35f).result ==
             status::success);
     check_team_integration<radau_iia_3, 8>(adaptive, 0.35f);
-    auto fixed = pollution_settings<double, fixed_step>(0);
-    fixed.t_end = 6;
-    fixed.dt = 60.0 / 2048;
+    const auto fixed = fixed_steps_to_6();
     REQUIRE(integrate_pollution<gauss_legendre_2, fixed_step>(fixed, 0.35).result ==
             status::success);
     check_team_integration<gauss_legendre_2, 4>(fixed, 0.35);
@@ -104,22 +110,22 @@ TEST_CASE(
     check_against_host<double, on_lanes<radau_iia_5, 8>, radau_iia_5, save_state>(1e-8, saving);
 }
 
+/// What the iteration holds a fixed step's error to (implicit_runge_kutta.hpp).
+const double fixed_step_newton_error = std::sqrt(std::numeric_limits<double>::epsilon());
+
 TEST_CASE(
     "cuda: radau_iia_3 on 8 lanes in float (its error filter's own matrix), gauss_legendre_2 "
     "on 4 in double with fixed steps, against the host") {
     check_against_host<float, on_lanes<radau_iia_3, 8>, radau_iia_3>(
         1e-5, pollution_settings<float, pi_controller>(1e-5));
-    // Fixed steps, with the host case's settings: both backends take the same 205 steps and,
-    // in practice, the same Newton iterations, and agree to rounding (7e-17 relative on an
-    // H200). Were rounding to move one of Newton's tests across its threshold, a step could
-    // part by up to what the iteration holds its error to without tolerances, sqrt(eps)
-    // (1 + |y|) in the RMS norm: the states are held to twice that. (radau_iia_3 above: 0.011
-    // of the tolerance; radau_iia_5 in double with saves: 5e-16.)
-    auto fixed = pollution_settings<double, fixed_step>(0);
-    fixed.t_end = 6;
-    fixed.dt = 60.0 / 2048;
+    // Fixed steps, the host case's: both backends take the same 205 steps and, in practice,
+    // the same Newton iterations, and agree to rounding (7e-17 relative on an H200). Were rounding
+    // to move one of Newton's tests across its threshold, a step could part by up to what the
+    // iteration holds its error to without tolerances, sqrt(eps) (1 + |y|) in the RMS norm: the
+    // states are held to twice that. (radau_iia_3 above: 0.011 of the tolerance; radau_iia_5 in
+    // double with saves: 5e-16.)
     check_against_host<double, on_lanes<gauss_legendre_2, 4>, gauss_legendre_2>(
-        std::sqrt(std::numeric_limits<double>::epsilon()), fixed);
+        fixed_step_newton_error, fixed_steps_to_6());
 }
 
 TEST_CASE(
@@ -127,11 +133,8 @@ TEST_CASE(
     "against the host") {
     // The fixed steps as gauss_legendre_2's above (7e-17 apart here too); the adaptive ones
     // 0.009 of the tolerance apart (both on an H200).
-    auto fixed = pollution_settings<double, fixed_step>(0);
-    fixed.t_end = 6;
-    fixed.dt = 60.0 / 2048;
-    check_against_host<double, on_lanes<radau_iia_5, 16>, radau_iia_5>(
-        std::sqrt(std::numeric_limits<double>::epsilon()), fixed);
+    check_against_host<double, on_lanes<radau_iia_5, 16>, radau_iia_5>(fixed_step_newton_error,
+                                                                       fixed_steps_to_6());
     check_against_host<float, on_lanes<radau_iia_5, 32>, radau_iia_5>(
         1e-5, pollution_settings<float, pi_controller>(1e-5));
 }
