@@ -19,6 +19,11 @@
 //   has_dense_output = true  dense_stages_t<State>, step_with_error(..., tolerances, k),
 //                            prepare_dense_output(f, t, h, y, k) and
 //                            interpolate(h, y, k, theta, y_out): the step's interpolant
+//   keeps_dydt_across_rejections = false
+//                            the step reads dydt only before its later stages, which are
+//                            short of registers: after a rejected step the adaptive loop
+//                            evaluates f(t, y) again rather than keep it through them
+//                            (loop/adaptive_loop.hpp)
 
 #include <concepts>
 
@@ -43,6 +48,15 @@ template <class Algorithm>
 constexpr bool has_dense_output() {
     return requires {
         requires Algorithm::has_dense_output;
+    };
+}
+
+/// Whether the adaptive loop keeps f(t, y) across a rejected step: unless the algorithm
+/// says not to (keeps_dydt_across_rejections = false).
+template <class Algorithm>
+constexpr bool keeps_dydt_across_rejections() {
+    return !requires {
+        requires !Algorithm::keeps_dydt_across_rejections;
     };
 }
 

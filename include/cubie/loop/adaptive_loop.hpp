@@ -4,8 +4,9 @@
 // The loop runs on the time since t0, which the state advances with exactly: far from t = 0
 // the working precision's own times are coarse, and its t_end - t0 would carry the rounding
 // of both ends. The system and the outputs see t0 plus it; steps are those it can take,
-// (elapsed + dt) - elapsed. f(t, y) is kept between steps: a rejected step never
-// re-evaluates it, and FSAL methods take it from their last stage.
+// (elapsed + dt) - elapsed. f(t, y) is kept between steps: FSAL methods take it from their
+// last stage, and a rejected step does not re-evaluate it, but where the method's later
+// stages need its registers more (keeps_derivative).
 //
 // Each pass of the loop is: the next step (next_step: its length, landing on t_end or on
 // an output time), its attempt (attempt), then accept (its events, outputs inside the step,
@@ -62,6 +63,12 @@ class adaptive_loop {
     /// kept for them too; else on the step's Hermite interpolant.
     static constexpr bool dense = has_dense_output<Algorithm>() && (Recorder::records || watches);
     using interpolant = step_interpolant<Algorithm, System, dense>;
+
+    /// f(t, y) kept across a rejected step, but where the algorithm's later stages need its
+    /// registers more (stepper.hpp) and nothing after the attempt reads it (no FSAL, no
+    /// interpolant): a rejection then costs one more evaluation of f.
+    static constexpr bool keeps_derivative =
+        keeps_dydt_across_rejections<Algorithm>() || Algorithm::fsal || watches || interpolates;
 
     /// A step about to be attempted: from `elapsed` to `end` (since t0), of length h.
     struct planned_step {
@@ -176,7 +183,7 @@ private:
     /// Attempts a step of h from the current state; returns its error norm.
     CUBIE_HD T attempt(T h) {
         const T t = s_.t0 + elapsed_;
-        if (!dydt_current_) f_(t, y_, dydt_);
+        if (!keeps_derivative || !dydt_current_) f_(t, y_, dydt_);
         dydt_current_ = true;
         if constexpr (dense)
             return attempt_step<Algorithm>(f_, t, h, y_, dydt_, y_new_, dydt_new_, counters_,
