@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
@@ -75,11 +76,11 @@ TEST_CASE("stiff methods: host and cuda backends agree on a Pollution sweep") {
     check_backends_agree<radau_iia_5, gustafsson_controller>();
 }
 
-// Issue #26's goal of no local memory for float systems: rodas5p's Pollution kernels spilled
-// 288 bytes a thread (CUDA 13.0, sm_90) before its late stages kept sums over c in place of
-// the early increments (rosenbrock.hpp, sums_from) and the loop stopped keeping f(t, y)
-// across rejections of implicit steps (adaptive_loop.hpp, keeps_derivative). How ptxas
-// allocates is the compiler's: another nvcc may need this looked at again.
+// No local memory for float systems of a few tens of states: rodas5p's Pollution kernels
+// spilled 288 bytes a thread (CUDA 13.0, sm_90) before its late stages kept sums over c in
+// place of the early increments (rosenbrock.hpp, sums_from) and the adaptive loop stopped
+// keeping f(t, y) through its stages (keeps_dydt_across_rejections). How ptxas allocates is
+// the compiler's: another nvcc may need this looked at again.
 TEST_CASE("rodas5p: the Pollution kernels in float use no local memory") {
     using pollution_float = catalogue::pollution<float>;
     std::vector<float> y0(pollution_float::n_states * n), k1(n, 0.35f);
@@ -92,10 +93,12 @@ TEST_CASE("rodas5p: the Pollution kernels in float use no local memory") {
     const solver<pollution_float, rodas5p, pi_controller> s;
     const batch_inputs<float> inputs{n, y0, k1};
     for (const scheduling mapping : {scheduling::static_mapping, scheduling::balanced}) {
-        CAPTURE(scheduling_name(mapping));
+        const std::string name = scheduling_name(mapping);
+        CAPTURE(name);
         const auto device = s.solve(inputs, settings, backends::cuda{.scheduling = mapping});
         CHECK(device.failures() == 0);
         REQUIRE(device.kernel.has_value());
+        CHECK(device.kernel->scheduling == name);
         CHECK(device.kernel->local_bytes == 0);
     }
 }

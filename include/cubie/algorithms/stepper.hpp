@@ -21,8 +21,9 @@
 //                            interpolate(h, y, k, theta, y_out): the step's interpolant
 //   keeps_dydt_across_rejections = false
 //                            the step reads dydt only before its later stages, which are
-//                            short of registers: after a rejected step the adaptive loop
-//                            evaluates f(t, y) again rather than keep it through them
+//                            short of registers: the adaptive loop evaluates f(t, y) again
+//                            after a rejected step rather than keep it through them, where
+//                            neither FSAL, events nor interpolated outputs need it kept
 //                            (loop/adaptive_loop.hpp)
 
 #include <concepts>

@@ -65,8 +65,9 @@ class adaptive_loop {
     using interpolant = step_interpolant<Algorithm, System, dense>;
 
     /// f(t, y) kept across a rejected step, but where the algorithm's later stages need its
-    /// registers more (stepper.hpp) and nothing after the attempt reads it (no FSAL, no
-    /// interpolant): a rejection then costs one more evaluation of f.
+    /// registers more (stepper.hpp): a rejection then costs one more evaluation of f. An FSAL
+    /// method's f comes from its last stage, and events and interpolated outputs read it
+    /// after the attempt, so those keep it.
     static constexpr bool keeps_derivative =
         keeps_dydt_across_rejections<Algorithm>() || Algorithm::fsal || watches || interpolates;
 

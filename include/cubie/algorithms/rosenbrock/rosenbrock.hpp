@@ -11,10 +11,11 @@
 // takes that stage's f instead of evaluating it again (ROS3P, Rodas3P).
 //
 // Where the last stages' points each extend the one before and the solution extends the
-// last (Rodas4, Rodas5P), the early increments go into the later stages' sums over c once no
-// point needs them (sums_from), and fewer vectors are live at once: rodas5p's Pollution
-// kernel in float spilled 288 bytes a thread without, none with. Only the order in which
-// those stages add their terms changes.
+// last (Rodas3P, Rodas4, Rodas5P), the early increments go into the later stages' sums over
+// c once no point needs them (sums_from), and fewer vectors are live at once. Only the order
+// in which those stages add their terms changes. With f(t, y) not kept through the stages
+// either (keeps_dydt_across_rejections), rodas5p's Pollution kernels in float went from 288
+// bytes of local memory a thread to none.
 //
 // The calling convention is explicit_runge_kutta's, so integrate() and the solver take a
 // Rosenbrock method unchanged: f is a right_hand_side (systems/right_hand_side.hpp), which also
