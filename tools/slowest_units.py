@@ -5,10 +5,23 @@
 
 Prints the compile time of each object file, slowest first, with the build folder it came
 from, and each build's total compile time (the sum over its objects: the work, not the wall
-time, which parallel jobs divide). Only the latest entry of each output counts.
+time, which parallel jobs divide). Only the latest entry of each output counts, and only
+outputs the build still has: a reused build folder's log keeps the entries of objects whose
+targets are gone.
 """
 import argparse
 import pathlib
+import subprocess
+
+
+def current_outputs(build: pathlib.Path):
+    """The outputs of the build's graph as it is now, or None where ninja cannot say."""
+    try:
+        listing = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"],
+                                 capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return {line.rsplit(": ", 1)[0] for line in listing.splitlines()}
 
 
 def compile_times(build: pathlib.Path) -> dict:
@@ -16,10 +29,12 @@ def compile_times(build: pathlib.Path) -> dict:
     log = build / ".ninja_log"
     if not log.exists():
         return times
+    outputs = current_outputs(build)
     for line in log.read_text().splitlines()[1:]:
         fields = line.split("\t")
         if len(fields) >= 4 and fields[3].endswith(".o"):
-            times[fields[3]] = (int(fields[1]) - int(fields[0])) / 1000
+            if outputs is None or fields[3] in outputs:
+                times[fields[3]] = (int(fields[1]) - int(fields[0])) / 1000
     return times
 
 
