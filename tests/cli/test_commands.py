@@ -89,5 +89,7 @@ def test_nvcc_and_a_gpu_make_a_cuda_build(tmp_path, monkeypatch):
     project = build.cmake_project(found)
     assert "LANGUAGES C CXX CUDA" in project and "add_executable(solver main.cu)" in project
     assert not toolchain.detect("host").cuda
-    (fake / "nvidia-smi").unlink()
-    assert not toolchain.detect("auto").cuda  # nvcc alone: no GPU to run on
+    # nvcc alone: an nvidia-smi that finds no GPU (failing, as without a driver), first on
+    # PATH so that a machine's own GPU is not found instead.
+    (fake / "nvidia-smi").write_text("#!/bin/sh\nexit 9\n")
+    assert not toolchain.detect("auto").cuda

@@ -56,8 +56,15 @@ def problem_with(name: str, in_code: bool = True) -> str:
     return _macro_problem(name)
 
 
+# Families of macros that grow with the platform, refused by their prefix so that a newer
+# one's are refused too: C reserves PRI and SCN followed by a lowercase letter or X for
+# <inttypes.h>, C23 added B (a newer glibc than the list's defines PRIb8 and PRIB8 to
+# SCNbPTR), and Linux adds a SYS_ number per new system call (SYS_futex_wake, SYS_cachestat).
+GROWING_MACRO_FAMILIES = re.compile(r"(PRI|SCN)[a-zBX]|SYS_[a-z]")
+
+
 def _macro_problem(name: str) -> str:
-    if name in MACROS:
+    if name in MACROS or GROWING_MACRO_FAMILIES.match(name):
         return (f"'{name}' is a macro of the C/C++ standard library, the platform or "
                 "CUDA, which would replace it in the header (rename it)")
     if name.startswith("CUBIE_"):
