@@ -1,6 +1,7 @@
-# cubie_unoptimized_host_code(): the host code of the calling folder and below compiles at
-# -O0 in every build type, through its flags, for targets built to check results rather than
-# to run fast (the test suites; the examples where only their tests run them). GCC's -O3
+# cubie_unoptimized_host_code(), called at a folder's scope: the host code of that folder
+# and below compiles at -O0 in every build type, through its flags, for targets built to
+# check results rather than to run fast (the test suites; the examples where only their tests
+# run them). GCC's -O3
 # took twice as long as -O1 on most test units and 6 times as long on
 # rosenbrock_on_lanes.cpp's unrolled LUs (231 s against 36); -O0 takes a third less than
 # -O1 (the rosenbrock suite's units: 139 s against 207), and its tests run in twice the time

@@ -169,9 +169,9 @@ def test_ctrl_c_cancels_and_keeps_what_was_solved(changed_model, cache, work):
     np.save(work / "rho.npy", np.linspace(24, 28, 20000))
     env = dict(os.environ, CUBIE_CACHE_DIR=str(cache))
     process = subprocess.Popen([sys.executable, str(CUBIE), "run", "lorenz_sigma12.toml",
-                                "long.toml", "-o", "long.h5", "--backend", "host"], cwd=work,
-                               env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "long.toml", "-o", "long.h5", "--backend", "host"],
+                               cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
     for line in process.stderr:
         if "ready in" in line:
             break

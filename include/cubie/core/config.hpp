@@ -15,8 +15,8 @@
 // neither without a warning, and Clang warns (-Wpass-failed, an error under -Werror) at -O1
 // and above for every hinted loop it leaves rolled: dense_lu's and cooperative_lu's inner
 // loops start at an outer loop's index, a constant only where the outer loop unrolls too.
-// Host code there goes without the hint: Clang's -O2 host solves ran as fast without it
-// (Lorenz with Tsit5, Pollution with Rodas5P and Kvaerno5, within their run-to-run spread).
+// Host code there goes without the hint: Clang's -O2 host solves were no slower without it
+// (Lorenz with Tsit5, Pollution with Rodas5P and Kvaerno5; bench/RESULTS.md, 2026-11-27).
 #if defined(__CUDA_ARCH__)
 #define CUBIE_UNROLL _Pragma("unroll")
 #elif defined(__CUDACC__) || defined(__clang__)

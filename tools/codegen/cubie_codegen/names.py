@@ -57,16 +57,20 @@ def problem_with(name: str, in_code: bool = True) -> str:
 
 
 # Families of macros that grow with the platform, refused by their prefix so that a newer
-# one's are refused too: C reserves PRI and SCN followed by a lowercase letter or X for
-# <inttypes.h>, C23 added B (a newer glibc than the list's defines PRIb8 and PRIB8 to
-# SCNbPTR), and Linux adds a SYS_ number per new system call (SYS_futex_wake, SYS_cachestat).
-GROWING_MACRO_FAMILIES = re.compile(r"(PRI|SCN)[a-zBX]|SYS_[a-z]")
+# platform's are refused too: C reserves PRI and SCN followed by a lowercase letter or X for
+# <inttypes.h>, and C23 added PRIB (a newer glibc than the list's defines the PRIb, PRIB and
+# SCNb families); Linux adds a SYS_ number per new system call (SYS_futex_wake).
+GROWING_MACRO_FAMILIES = re.compile(r"PRI[a-zBX]|SCN[a-zX]|SYS_[a-z]")
 
 
 def _macro_problem(name: str) -> str:
-    if name in MACROS or GROWING_MACRO_FAMILIES.match(name):
+    if name in MACROS:
         return (f"'{name}' is a macro of the C/C++ standard library, the platform or "
                 "CUDA, which would replace it in the header (rename it)")
+    if GROWING_MACRO_FAMILIES.match(name):
+        return (f"'{name}' begins like the macros the C library and the platform keep "
+                "adding (PRI or SCN and a lowercase letter, B or X; SYS_ and a lowercase "
+                "letter), which would replace it in the header (rename it)")
     if name.startswith("CUBIE_"):
         return f"'{name}' has the prefix of CuBIE++'s own macros (rename it)"
     return ""
