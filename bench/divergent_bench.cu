@@ -18,8 +18,8 @@
 // All at atol = rtol = 1e-5 from dt0 = t_end / 1024. For each case and N: the attempted
 // steps per trajectory (mean, p99, max), the static mapping's lane use (batch/lane_use.hpp),
 // kernel ms of each schedule and its ratio to static, what automatic chose and the lane use
-// of the first wave it measured, whether all agree bit for bit, registers and the first
-// launch of static and balanced.
+// of the first sample it measured (a block on every multiprocessor), whether all agree bit
+// for bit, registers and the first launch of static and balanced.
 // max_steps applies to every case.
 //
 //   divergent_bench [--log2n 20,24] [--repeat 3] [--max-steps 1000000]
@@ -164,7 +164,8 @@ int main(int argc, char** argv) {
             "float32, final states only, atol = rtol = %g, dt0 = t_end / 1024, PI "
             "controller, max_steps %llu; kernel ms, fastest of %d after a warm-up, schedules "
             "alternating; ratio = static / the schedule; automatic: what it chose after its "
-            "first wave, and that wave's lane use (-1: too few waves to measure); wall: ms of the "
+            "first sample, and that sample's lane use (-1: too few waves to measure); wall: ms of "
+            "the "
             "whole solve call, static and automatic\n",
             tolerance, static_cast<unsigned long long>(max_steps), repeat);
         for (const std::string& name : names) {

@@ -426,15 +426,16 @@ TEST_CASE("cuda: automatic balances below a lane use of 0.7 only where one was m
     CHECK_FALSE(cuda::balances(-1));  // nothing measured
 }
 
-// Automatic scheduling integrates a first wave one trajectory per thread and balances the
-// rest where that wave's lane use is low, where nothing goes through page-locked staging:
-// inputs in device memory, results in device memory or in host arrays already page-locked.
+// Automatic scheduling integrates a first sample (a block on every multiprocessor) one
+// trajectory per thread and balances the rest where the sample's lane use is low, where
+// nothing goes through page-locked staging: inputs in device memory, results in device
+// memory or in host arrays already page-locked.
 // Lorenz at rho = 200 (chaos) on one lane in 8 and rho = 0 (a decay) on the others gives
 // every warp the same lane use, which the kernel report's must equal; rho = 200 on whole
 // warps, every other one, gives 1 (warps of 32 lanes, not 64); rho = 28 everywhere gives 1.
 // 2^21 trajectories are more than 4 waves of a device of 132 multiprocessors of 2,048
 // threads.
-TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane use only") {
+TEST_CASE("cuda: automatic scheduling balances after a first sample of low lane use only") {
     constexpr std::size_t many = std::size_t{1} << 21;
     solve_settings<pi_controller> s;
     s.t_end = 1;
@@ -468,7 +469,7 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     CHECK(chosen.kernel->scheduling == std::string("balanced"));
     CHECK(chosen.kernel->lane_use == doctest::Approx(expected).epsilon(1e-12));
     CHECK(same_results(fixed, chosen));
-    // The rest goes in a balanced solve's chunks: the first wave is one launch more.
+    // The rest goes in a balanced solve's chunks: the sample is one launch more.
     const auto balanced = solve(scheduling::balanced);
     CHECK(chosen.kernel->chunks == balanced.kernel->chunks + 1);
     // Into a host result: its first solve stages its outputs and goes one trajectory per
@@ -485,7 +486,7 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
         CHECK(again.kernel->scheduling == std::string(round == 0 ? "static" : "balanced"));
         if (round == 1) {
             launches = again.kernel->chunks;
-            CHECK(launches >= 2);  // the first wave, then the rest
+            CHECK(launches >= 2);  // the sample, then the rest
         }
         if (round == 2) CHECK(again.kernel->chunks == launches);
         CHECK(same_results(fixed, again));
@@ -511,7 +512,7 @@ TEST_CASE("cuda: automatic scheduling balances after a first wave of low lane us
     CHECK(last.done == many);
     CHECK(same_results(fixed, reported.to_host()));
     // Blocks of 100 threads, each with rho = 200 where its thread is 3 modulo 8: warps start
-    // again at each block (their last has 4 lanes). The first wave may end inside a block.
+    // again at each block (their last has 4 lanes). The sample holds whole blocks.
     for (std::size_t i = 0; i < many; ++i) rho[i] = i % 100 % 8 == 3 ? 200 : 0;
     const auto hundreds = solve(scheduling::static_mapping, 100);
     const auto in_hundreds = solve(scheduling::automatic, 100);
@@ -571,8 +572,8 @@ TEST_CASE("cuda: a balanced solve that copies nothing goes in one chunk") {
 }
 
 // A system without parameters: its null parameter array is not an input to stage, so
-// automatic measures a first wave of Kepler orbits from device inputs as it does with
-// parameters (a wave of eccentricities from 0 to 0.9, shuffled: lane use well below 1).
+// automatic measures a first sample of Kepler orbits from device inputs as it does with
+// parameters (eccentricities from 0 to 0.9, shuffled: lane use well below 1).
 TEST_CASE("cuda: automatic measures a system without parameters") {
     const std::size_t many = 2 * backends::cuda::measured_waves * device_wave();
     std::vector<double> y0(4 * many);

@@ -195,17 +195,17 @@ struct cuda {
     /// where they take about the same steps (an H100, before balanced passes left their
     /// claims out while every lane works; an H200 since: 1.24 to 2.57 times as fast, and
     /// 1.04 to 1.22 times as long; bench/RESULTS.md). So a share of measured_waves
-    /// waves or more integrates its first chunk (a wave, or up to two) one trajectory per
-    /// thread, and that chunk's lane use (batch/lane_use.hpp), from the step counts it
-    /// wrote, picks the schedule of the rest (balanced_below_lane_use). A share goes one
-    /// trajectory per thread throughout where it is smaller, where its chunks hold less
+    /// waves or more integrates a first sample, one block on every multiprocessor, one
+    /// trajectory per thread, and the sample's lane use (batch/lane_use.hpp), from the step
+    /// counts it wrote, picks the schedule of the rest (balanced_below_lane_use). A share
+    /// goes one trajectory per thread throughout where it is smaller, where its chunks hold less
     /// than a wave or its balanced chunks less than measured_waves balanced waves (chunks
     /// asked for, a progress callback, a tight memory budget), or where a block_size asked
     /// for leaves no balanced block resident: balanced threads would take few trajectories.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::automatic;
-    /// Automatic balances the rest where the first wave's lane use is below this. Measured
+    /// Automatic balances the rest where the first sample's lane use is below this. Measured
     /// on an H100, before the passes without claims (bench/RESULTS.md, 2026-11-26,
-    /// divergent_bench at 2^20 and 2^24, the rest forced balanced after the first wave),
+    /// divergent_bench at 2^20 and 2^24, the rest forced balanced after a first wave),
     /// and not since: the solve ran 0.74 to 0.91 times as fast as one
     /// trajectory per thread where the first wave's lane use was 0.91 to 1 (sorted and
     /// uniform sweeps: balanced threads pay for their claims and votes, and for the
@@ -215,7 +215,7 @@ struct cuda {
     /// Waves (threads resident on the device at once) a share needs for automatic to
     /// measure its first; the rest, three waves or more, is what balancing can gain on.
     static constexpr std::size_t measured_waves = 4;
-    /// Whether automatic balances the rest of a share after a first wave of `lane_use`.
+    /// Whether automatic balances the rest of a share after a first sample of `lane_use`.
     static constexpr bool balances(double lane_use) {
         return lane_use >= 0 && lane_use < balanced_below_lane_use;
     }
@@ -302,7 +302,7 @@ struct cuda {
             std::max(least, (wanted + per_device_chunks - 1) / per_device_chunks);
         const std::size_t chunk = std::min({wanted, fits, pipelined});
         // A share of several chunks holds chunks_in_flight of them at once; so may an
-        // automatic one, which measures its first wave apart (solve_part).
+        // automatic one, which measures its first sample apart (solve_part).
         const bool several =
             chunk < wanted || schedule_of(adaptive, lanes) == cubie::scheduling::automatic;
         return several ? std::min(chunk, std::max<std::size_t>(1, fits / chunks_in_flight)) : chunk;
@@ -531,7 +531,7 @@ private:
     /// chunks keeps chunks_in_flight of them queued, each on its own stream: the inputs of
     /// some are copied in and the outputs of others copied out while kernels run, and the
     /// host copies finished chunks out of their staging meanwhile, over `host_threads`.
-    /// Automatic scheduling (automatic_adaptive) integrates a first wave alone and waits
+    /// Automatic scheduling (automatic_adaptive) integrates a first sample alone and waits
     /// for its lane use; the rest goes in the pipeline's chunks one trajectory per thread,
     /// or in chunks of `chunk` balanced.
     template <class Task, class T, class AfterChunk>
@@ -610,7 +610,7 @@ private:
             !inputs_in_place && System::n_states > 0 && staged(states_at),
             !inputs_in_place && System::n_parameters > 0 && staged(parameters_at),
             !out.on_device && staged(memory_location::of(out.at.statuses))};
-        // Automatic measures the share's first wave where the share holds measured_waves
+        // Automatic measures a first sample where the share holds measured_waves
         // and its chunks hold a wave, the balanced kernel can run at all (a block_size asked
         // for may leave none of its blocks resident), and nothing goes through page-locked
         // staging: balanced chunks are larger than the pipeline's, and page-locking their
@@ -626,11 +626,17 @@ private:
                 plan_launch<Task>(cubie::scheduling::balanced,
                                   chunk_of(cubie::scheduling::balanced), properties, configuration);
             // Balanced chunks must give each thread several trajectories (chunks asked for
-            // or cut by the memory budget may not). The first chunk is a wave, or the
-            // pipeline's first chunk where that holds at most two.
+            // or cut by the memory budget may not). The sample is one block on every
+            // multiprocessor: they all work while it runs alone, on fewer trajectories at its
+            // lane use than a wave. Automatic on an H200 (bench/RESULTS.md, 2026-11-27,
+            // divergent_bench at 2^20) ran shuffled Lorenz and Van der Pol 1.07 and 1.12
+            // times as fast as after a first wave; a block on half of the multiprocessors
+            // left the others idle, and a uniform sweep took 1.05 times as long.
             if (balanced->resident_blocks > 0 &&
                 balanced->chunk >= measured_waves * balanced->resident_trajectories())
-                measured = chunk_of(schedule) <= 2 * wave ? chunk_of(schedule) : wave;
+                measured =
+                    std::min(chunk_of(schedule), std::size_t(properties.multiProcessorCount) *
+                                                     std::size_t(plan.threads));
         }
         // A measured share starts with one slot and adds the others its choice needs.
         kept.fit(device, chunk_size, rows, staging,

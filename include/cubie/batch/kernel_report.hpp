@@ -24,16 +24,18 @@ struct kernel_report {
     float milliseconds = 0;
     std::size_t chunks = 1;  ///< launches: one per chunk of the batch, on every device
     int devices = 1;         ///< devices the batch was split over
-    /// Automatic scheduling on the GPU: the lane use (batch/lane_use.hpp) of the first wave,
-    /// integrated one trajectory per thread, that chose `scheduling` for the rest (whose
-    /// kernel the registers, blocks and occupancy describe); -1 where none was measured.
+    /// Automatic scheduling on the GPU: the lane use (batch/lane_use.hpp) of the first
+    /// sample (a block on every multiprocessor), integrated one trajectory per thread, that
+    /// chose `scheduling` for the rest (whose kernel the registers, blocks and occupancy
+    /// describe); -1 where none was measured.
     /// Over several devices, each chooses for its share, and the report gives the first's.
     double lane_use = -1;
 
     std::string to_string() const {
         char chosen[64] = "";
         if (lane_use >= 0)
-            std::snprintf(chosen, sizeof chosen, " after a first wave of lane use %.2f", lane_use);
+            std::snprintf(chosen, sizeof chosen, " after a first sample of lane use %.2f",
+                          lane_use);
         char text[400];
         std::snprintf(text, sizeof text,
                       "kernel (%s; %s scheduling%s): %d lane%s per trajectory, %d registers, %zu "

@@ -22,8 +22,9 @@ namespace cubie {
 
 enum class scheduling {
     /// the backend's choice for adaptive controllers: balanced on the host; on the GPU, one
-    /// trajectory per thread for a first wave, then balanced where that wave's lanes were
-    /// idle much of the time (backends::cuda::automatic_adaptive)
+    /// trajectory per thread for a first sample (a block on every multiprocessor), then
+    /// balanced where that sample's lanes were idle much of the time
+    /// (backends::cuda::automatic_adaptive)
     automatic,
     /// thread i integrates trajectory i (cuda); contiguous shares of the batch per OpenMP
     /// thread (host)
