@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
@@ -97,32 +96,15 @@ TEST_CASE_TEMPLATE("rosenbrock23 on 4 and 16 lanes: adaptive and fixed steps bit
 template <class Algorithm, int G, class Controller>
 step_counters check_team_relaxation(const solve_settings<Controller>& user, double p,
                                     status expected) {
-    using outcome_type = std::pair<state_t<relaxations>, step_counters>;
-    const auto run = [&]<class Method>(Method, status& result) {
+    const auto alone = check_team_against_one_thread<Algorithm, G>([&]<class Method>(Method) {
         const auto s = make_integration_settings<Method, Controller, relaxations>(user);
-        outcome_type o{};
-        for (auto& v : o.first) v = 1;
-        result = integrate<Method, Controller>(relaxations{}, s, o.first, {p}, o.second);
+        system_outcome<relaxations> o;
+        for (auto& v : o.y) v = 1;
+        o.result = integrate<Method, Controller>(relaxations{}, s, o.y, {p}, o.counters);
         return o;
-    };
-    status alone_result{};
-    const outcome_type alone = run(Algorithm{}, alone_result);
-    CHECK(alone_result == expected);
-    std::vector<outcome_type> lanes(G);
-    std::vector<status> results(G);
-    run_team<G>([&](host_team<G> team) {
-        on_team<Algorithm, G>::team = team;
-        lanes[team.lane()] = run(on_team<Algorithm, G>{}, results[team.lane()]);
     });
-    for (int lane = 0; lane < G; ++lane) {
-        CAPTURE(lane);
-        CHECK(results[lane] == alone_result);
-        CHECK(std::memcmp(&lanes[lane].first, &alone.first, sizeof alone.first) == 0);
-        CHECK(lanes[lane].second.accepted == alone.second.accepted);
-        CHECK(lanes[lane].second.rejected == alone.second.rejected);
-        CHECK(lanes[lane].second.linear_iterations == alone.second.linear_iterations);
-    }
-    return alone.second;
+    CHECK(alone.result == expected);
+    return alone.counters;
 }
 
 TEST_CASE("rodas4 on 4 and 16 lanes: a singular W fails the step on every lane") {

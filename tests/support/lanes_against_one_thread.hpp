@@ -57,14 +57,14 @@ struct on_team : Algorithm {
 template <class Algorithm, int G>
 thread_local host_team<G> on_team<Algorithm, G>::team{0, nullptr};
 
-/// What one integration gives: the state, the status and the work counted.
-template <class T>
-struct outcome {
-    state_t<pollution<T>> y{};
+/// What one integration of System gives: the state, the status and the work counted.
+template <class System>
+struct system_outcome {
+    state_t<System> y{};
     status result = status::success;
     step_counters counters{};
 
-    bool operator==(const outcome& other) const {
+    bool operator==(const system_outcome& other) const {
         return std::memcmp(&y, &other.y, sizeof y) == 0 && result == other.result &&
                counters.accepted == other.counters.accepted &&
                counters.rejected == other.counters.rejected &&
@@ -72,6 +72,9 @@ struct outcome {
                counters.linear_iterations == other.counters.linear_iterations;
     }
 };
+
+template <class T>
+using outcome = system_outcome<pollution<T>>;
 
 template <class Algorithm, class Controller, class T>
 outcome<T> integrate_pollution(const solve_settings<Controller>& user, T k1) {
@@ -84,20 +87,30 @@ outcome<T> integrate_pollution(const solve_settings<Controller>& user, T k1) {
     return o;
 }
 
-/// Every lane of a G-thread team integrates the trajectory; each lane's outcome must be the
-/// one thread's.
-template <class Algorithm, int G, class Controller, class T>
-void check_team_integration(const solve_settings<Controller>& user, T k1) {
-    const outcome<T> alone = integrate_pollution<Algorithm, Controller>(user, k1);
-    std::vector<outcome<T>> lanes(G);
+/// One thread's outcome of integrate_with(Algorithm{}), which every lane of a G-thread team,
+/// integrating with(on_team<Algorithm, G>{}), must give too.
+template <class Algorithm, int G, class IntegrateWith>
+auto check_team_against_one_thread(const IntegrateWith& integrate_with) {
+    using outcome_type = decltype(integrate_with(Algorithm{}));
+    const outcome_type alone = integrate_with(Algorithm{});
+    std::vector<outcome_type> lanes(G);
     run_team<G>([&](host_team<G> team) {
         on_team<Algorithm, G>::team = team;
-        lanes[team.lane()] = integrate_pollution<on_team<Algorithm, G>, Controller>(user, k1);
+        lanes[team.lane()] = integrate_with(on_team<Algorithm, G>{});
     });
     for (int lane = 0; lane < G; ++lane) {
         CAPTURE(lane);
         CHECK(lanes[lane] == alone);
     }
+    return alone;
+}
+
+/// Every lane of a G-thread team integrates Pollution at k1; each lane's outcome must be the
+/// one thread's.
+template <class Algorithm, int G, class Controller, class T>
+void check_team_integration(const solve_settings<Controller>& user, T k1) {
+    check_team_against_one_thread<Algorithm, G>(
+        [&]<class Method>(Method) { return integrate_pollution<Method, Controller>(user, k1); });
 }
 
 #else
