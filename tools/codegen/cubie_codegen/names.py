@@ -23,7 +23,8 @@ volatile wchar_t while xor xor_eq final override import module
 GENERATED_IDENTIFIERS = frozenset("""
 T value_type n_states n_parameters n_observables n_drivers rhs observables jacobian jvp
 time_derivative driver_jacobian state_names parameter_names observable_names driver_names
-default_state default_parameters jacobian_pattern sparsity_pattern dydt out J Jd v jv dfdt y p d cubie cuda std vector
+default_state default_parameters jacobian_pattern sparsity_pattern dydt out J Jd v jv dfdt
+y p d cubie cuda std vector
 state_t parameters_t drivers_t observables_t jacobian_t CUBIE_HD CUBIE_UNROLL
 """.split())
 
