@@ -164,9 +164,8 @@ int main(int argc, char** argv) {
             "float32, final states only, atol = rtol = %g, dt0 = t_end / 1024, PI "
             "controller, max_steps %llu; kernel ms, fastest of %d after a warm-up, schedules "
             "alternating; ratio = static / the schedule; automatic: what it chose after its "
-            "first sample, and that sample's lane use (-1: too few waves to measure); wall: ms of "
-            "the "
-            "whole solve call, static and automatic\n",
+            "first sample, and that sample's lane use (-1: too few waves to measure); wall: "
+            "ms of the whole solve call, static and automatic\n",
             tolerance, static_cast<unsigned long long>(max_steps), repeat);
         for (const std::string& name : names) {
             const auto c = std::find_if(all_cases().begin(), all_cases().end(),

@@ -3,7 +3,8 @@
 // thread: on the host, teams of host threads standing in for a tile's lanes
 // (host_team.hpp), every lane's outcome the one thread's bit for bit; on the device, a
 // sweep on the cuda backend, within the tolerance. Pollution's pattern is hidden
-// (dense_jacobian), so that one thread factors with row exchanges as the lanes do.
+// (dense_jacobian), so that one thread factors with row exchanges as the lanes do. The host's
+// comparison takes any system's integration too (check_team_against_one_thread).
 
 #include <doctest/doctest.h>
 
@@ -87,8 +88,9 @@ outcome<T> integrate_pollution(const solve_settings<Controller>& user, T k1) {
     return o;
 }
 
-/// One thread's outcome of integrate_with(Algorithm{}), which every lane of a G-thread team,
-/// integrating with(on_team<Algorithm, G>{}), must give too.
+/// One thread's outcome of integrate_with(Algorithm{}) (any system: a system_outcome), which
+/// every lane of a G-thread team, calling integrate_with(on_team<Algorithm, G>{}), must give
+/// too.
 template <class Algorithm, int G, class IntegrateWith>
 auto check_team_against_one_thread(const IntegrateWith& integrate_with) {
     using outcome_type = decltype(integrate_with(Algorithm{}));

@@ -194,14 +194,15 @@ struct cuda {
     /// per thread where a warp's trajectories diverge (shuffled sweeps), but 10 to 34% slower
     /// where they take about the same steps (an H100, before balanced passes left their
     /// claims out while every lane works; an H200 since: 1.24 to 2.57 times as fast, and
-    /// 1.04 to 1.22 times as long; bench/RESULTS.md). So a share of measured_waves
-    /// waves or more integrates a first sample, one block on every multiprocessor, one
-    /// trajectory per thread, and the sample's lane use (batch/lane_use.hpp), from the step
-    /// counts it wrote, picks the schedule of the rest (balanced_below_lane_use). A share
-    /// goes one trajectory per thread throughout where it is smaller, where its chunks hold less
-    /// than a wave or its balanced chunks less than measured_waves balanced waves (chunks
-    /// asked for, a progress callback, a tight memory budget), or where a block_size asked
-    /// for leaves no balanced block resident: balanced threads would take few trajectories.
+    /// 1.04 to 1.22 times as long; bench/RESULTS.md). So a share of measured_waves waves
+    /// or more integrates a first sample, its first trajectories in as many blocks as the
+    /// device has multiprocessors, one trajectory per thread, and the sample's lane use
+    /// (batch/lane_use.hpp), from the step counts it wrote, picks the schedule of the rest
+    /// (balanced_below_lane_use). A share goes one trajectory per thread throughout where it
+    /// is smaller, where its chunks hold less than a wave or its balanced chunks less than
+    /// measured_waves balanced waves (chunks asked for, a progress callback, a tight memory
+    /// budget), or where a block_size asked for leaves no balanced block resident: balanced
+    /// threads would take few trajectories.
     static constexpr cubie::scheduling automatic_adaptive = cubie::scheduling::automatic;
     /// Automatic balances the rest where the first sample's lane use is below this. Measured
     /// on an H100, before the passes without claims (bench/RESULTS.md, 2026-11-26,
@@ -213,7 +214,8 @@ struct cuda {
     /// sweeps shuffled).
     static constexpr double balanced_below_lane_use = 0.7;
     /// Waves (threads resident on the device at once) a share needs for automatic to
-    /// measure its first; the rest, three waves or more, is what balancing can gain on.
+    /// measure a first sample (solve_part); the rest, more than three waves, is what
+    /// balancing can gain on.
     static constexpr std::size_t measured_waves = 4;
     /// Whether automatic balances the rest of a share after a first sample of `lane_use`.
     static constexpr bool balances(double lane_use) {
@@ -292,8 +294,8 @@ struct cuda {
                     "instead");
             fits = std::min(fits, static_cast<std::size_t>(budget / bytes_per_trajectory));
         }
-        // Several waves where balanced (or where automatic may balance after its first
-        // wave), as far as chunks_in_flight of them fit the budget.
+        // Several waves where balanced (or where automatic may balance after its sample),
+        // as far as chunks_in_flight of them fit the budget.
         const std::size_t least =
             balancing ? std::max(wave, std::min(balanced_waves * wave, fits / chunks_in_flight))
                       : wave;
@@ -626,12 +628,16 @@ private:
                 plan_launch<Task>(cubie::scheduling::balanced,
                                   chunk_of(cubie::scheduling::balanced), properties, configuration);
             // Balanced chunks must give each thread several trajectories (chunks asked for
-            // or cut by the memory budget may not). The sample is one block on every
-            // multiprocessor: they all work while it runs alone, on fewer trajectories at its
-            // lane use than a wave. Automatic on an H200 (bench/RESULTS.md, 2026-11-27,
-            // divergent_bench at 2^20) ran shuffled Lorenz and Van der Pol 1.07 and 1.12
-            // times as fast as after a first wave; a block on half of the multiprocessors
-            // left the others idle, and a uniform sweep took 1.05 times as long.
+            // or cut by the memory budget may not). The sample is the share's first
+            // trajectories in as many blocks as the device has multiprocessors (on an idle
+            // device, one on each; a whole wave where a multiprocessor holds one block):
+            // every multiprocessor works while the sample runs alone, and fewer
+            // trajectories than a wave's run at the lane use being measured. Automatic on an
+            // H200 (bench/RESULTS.md, 2026-11-27, divergent_bench at 2^20) ran shuffled
+            // Lorenz and Van der Pol 1.06 and 1.12 times as fast as after a first wave; with
+            // blocks on half of the multiprocessors the others idled, and a uniform sweep
+            // took 1.05 times as long. The sample is the share's start: a sweep sorted by
+            // its parameter is judged by its first values.
             if (balanced->resident_blocks > 0 &&
                 balanced->chunk >= measured_waves * balanced->resident_trajectories())
                 measured =
@@ -736,8 +742,8 @@ private:
         std::vector<std::unique_ptr<chunk_slot<T>>>& slots = kept.slots;
         double lane_use = -1;
         if (measured > 0 && reporter.going) {
-            // The first chunk, and its steps summed by warp ahead of its copies out, which
-            // go on beside the chunks after it.
+            // The sample, and its steps summed by warp ahead of its copies out, which go on
+            // beside the chunks after it.
             issue(0, first, measured, [&](cudaStream_t stream, const result_pointers<T>& at) {
                 lane_use = cubie::lane_use(sum_steps(at.accepted_steps, at.rejected_steps, measured,
                                                      plan.threads, stream, kept.steps->data(),
