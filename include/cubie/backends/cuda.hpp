@@ -637,12 +637,11 @@ private:
             // Lorenz and Van der Pol 1.06 and 1.12 times as fast as after a first wave; with
             // blocks on half of the multiprocessors the others idled, and a uniform sweep
             // took 1.05 times as long. The sample is the share's start: a sweep sorted by
-            // its parameter is judged by its first values.
+            // its parameter is judged by its first values. It is at most a wave, which the
+            // first chunk holds (above).
             if (balanced->resident_blocks > 0 &&
                 balanced->chunk >= measured_waves * balanced->resident_trajectories())
-                measured =
-                    std::min(chunk_of(schedule), std::size_t(properties.multiProcessorCount) *
-                                                     std::size_t(plan.threads));
+                measured = std::size_t(properties.multiProcessorCount) * std::size_t(plan.threads);
         }
         // A measured share starts with one slot and adds the others its choice needs.
         kept.fit(device, chunk_size, rows, staging,
