@@ -49,6 +49,7 @@
 #include "cubie/core/kept_threads.hpp"
 #include "cubie/core/memory_location.hpp"
 #include "cubie/core/scoped_device.hpp"
+#include "cubie/core/thread_shared.hpp"
 
 namespace cubie::backends {
 
@@ -60,6 +61,12 @@ __global__ void trajectory_kernel(Task task) {
     const std::size_t i = thread / Task::lanes;
     if (i < task.n_trajectories) task(i);
 }
+
+/// Dynamic shared memory of a block of a Task's kernels: the values of thread_shared_block
+/// threads (core/thread_shared.hpp), whatever the block's size; 0 where its steps keep none.
+template <class Task>
+inline constexpr std::size_t thread_shared_memory =
+    std::size_t(Task::thread_shared_bytes) * std::size_t(thread_shared_block);
 
 /// Values of shared memory from one tile's whole state to the next's in dealt_out_kernel:
 /// for tiles narrower than a warp, an odd number of tile widths (lanes), Task::shared_values
@@ -342,6 +349,8 @@ struct cuda {
         constexpr int most = [] {
             if constexpr (Task::shared_values > 0)
                 return dealt_out_block_limit<Task>;
+            else if constexpr (Task::thread_shared_bytes > 0)
+                return thread_shared_block;
             else
                 return 1024;
         }();
@@ -814,12 +823,18 @@ private:
     launch_plan plan_launch(cubie::scheduling schedule, std::size_t chunk,
                             const cudaDeviceProp& properties,
                             const std::string& configuration) const {
+        constexpr std::size_t shared = thread_shared_memory<Task>;
         const int threads = with_kernel<Task>(schedule, [&](auto kernel) {
-            return threads_for(kernel, chunk * Task::lanes, properties);
+            // Past 48 KB a kernel launches with more dynamic shared memory only where allowed.
+            if constexpr (shared > 0)
+                CUBIE_CUDA_CHECK(cudaFuncSetAttribute(
+                    kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+            return threads_for(kernel, chunk * Task::lanes, properties, shared,
+                               shared > 0 ? thread_shared_block : 0);
         });
         launch_plan plan{
             schedule, threads, Task::lanes, 0, chunk, with_kernel<Task>(schedule, [&](auto kernel) {
-                return describe_kernel(kernel, configuration, threads, properties);
+                return describe_kernel(kernel, configuration, threads, properties, shared);
             })};
         plan.resident_blocks = std::size_t(plan.kernel.blocks_per_multiprocessor) *
                                std::size_t(properties.multiProcessorCount);
@@ -876,12 +891,12 @@ private:
     template <class Task>
     static void launch(void (*kernel)(Task), unsigned blocks, int threads, cudaStream_t stream,
                        const Task& task, unsigned*) {
-        kernel<<<blocks, threads, 0, stream>>>(task);
+        kernel<<<blocks, threads, thread_shared_memory<Task>, stream>>>(task);
     }
     template <class Task>
     static void launch(void (*kernel)(Task, unsigned*), unsigned blocks, int threads,
                        cudaStream_t stream, const Task& task, unsigned* claimed) {
-        kernel<<<blocks, threads, 0, stream>>>(task, claimed);
+        kernel<<<blocks, threads, thread_shared_memory<Task>, stream>>>(task, claimed);
     }
 
     /// The chunk's first trajectory in a [row][trajectory] array (none: null).
@@ -907,15 +922,19 @@ private:
     /// 39 of 171 ran on 39 of 132 multiprocessors, 1.6 times the time of blocks of 256. No
     /// larger than each multiprocessor's share of the chunk: a small batch still spreads
     /// over the whole device.
+    /// `shared`: the kernel's dynamic shared memory a block; `limit`: the most threads a
+    /// block may hold, 0 for the device's.
     template <class Kernel>
-    int threads_for(Kernel kernel, std::size_t chunk, const cudaDeviceProp& properties) const {
+    int threads_for(Kernel kernel, std::size_t chunk, const cudaDeviceProp& properties,
+                    std::size_t shared, int limit) const {
         if (block_size > 0) return block_size;
         int min_grid = 0, largest = 0;
-        CUBIE_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &largest, kernel));
+        CUBIE_CUDA_CHECK(
+            cudaOccupancyMaxPotentialBlockSize(&min_grid, &largest, kernel, shared, limit));
         auto resident_threads = [&](int threads) {
             int blocks = 0;
             CUBIE_CUDA_CHECK(
-                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
             return blocks * threads;
         };
         const auto multiprocessors = static_cast<std::size_t>(properties.multiProcessorCount);
@@ -940,16 +959,18 @@ private:
 
     template <class Kernel>
     static kernel_report describe_kernel(Kernel kernel, const std::string& configuration,
-                                         int threads, const cudaDeviceProp& properties) {
+                                         int threads, const cudaDeviceProp& properties,
+                                         std::size_t shared) {
         cudaFuncAttributes attributes{};
         CUBIE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
         int resident = 0;
         CUBIE_CUDA_CHECK(
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, 0));
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, shared));
         kernel_report r;
         r.configuration = configuration;
         r.registers = attributes.numRegs;
         r.local_bytes = attributes.localSizeBytes;
+        r.shared_bytes = attributes.sharedSizeBytes + shared;
         r.block_size = threads;
         r.blocks_per_multiprocessor = resident;
         r.occupancy =

@@ -9,10 +9,11 @@
 namespace cubie {
 
 struct kernel_report {
-    std::string configuration;    ///< "method, controller"
-    std::string scheduling;       ///< how threads took trajectories (batch/scheduling.hpp)
-    int registers = 0;            ///< per thread
-    std::size_t local_bytes = 0;  ///< per thread; non-zero means arrays spilled to memory
+    std::string configuration;     ///< "method, controller"
+    std::string scheduling;        ///< how threads took trajectories (batch/scheduling.hpp)
+    int registers = 0;             ///< per thread
+    std::size_t local_bytes = 0;   ///< per thread; non-zero means arrays spilled to memory
+    std::size_t shared_bytes = 0;  ///< per block, static and dynamic
     int block_size = 0;
     int lanes_per_trajectory = 1;  ///< threads that integrate one trajectory together
     std::size_t blocks = 0;
@@ -36,15 +37,16 @@ struct kernel_report {
         if (lane_use >= 0)
             std::snprintf(chosen, sizeof chosen, " after a first sample of lane use %.2f",
                           lane_use);
-        char text[400];
+        char text[448];
         std::snprintf(text, sizeof text,
                       "kernel (%s; %s scheduling%s): %d lane%s per trajectory, %d registers, %zu "
-                      "bytes local memory, %d threads x %zu blocks, %d blocks per multiprocessor, "
-                      "occupancy %.0f%%, %.3f ms in %zu chunk%s on %d device%s",
+                      "bytes local memory, %zu bytes shared memory a block, %d threads x %zu "
+                      "blocks, %d blocks per multiprocessor, occupancy %.0f%%, %.3f ms in %zu "
+                      "chunk%s on %d device%s",
                       configuration.c_str(), scheduling.c_str(), chosen, lanes_per_trajectory,
-                      lanes_per_trajectory == 1 ? "" : "s", registers, local_bytes, block_size,
-                      blocks, blocks_per_multiprocessor, occupancy * 100, milliseconds, chunks,
-                      chunks == 1 ? "" : "s", devices, devices == 1 ? "" : "s");
+                      lanes_per_trajectory == 1 ? "" : "s", registers, local_bytes, shared_bytes,
+                      block_size, blocks, blocks_per_multiprocessor, occupancy * 100, milliseconds,
+                      chunks, chunks == 1 ? "" : "s", devices, devices == 1 ? "" : "s");
         return text;
     }
 };

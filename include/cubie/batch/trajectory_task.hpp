@@ -19,6 +19,7 @@
 #include "cubie/core/batch_view.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/status.hpp"
+#include "cubie/core/thread_shared.hpp"
 #include "cubie/linear/lane_parts.hpp"
 #include "cubie/loop/integrate.hpp"
 #include "cubie/loop/lane_system.hpp"
@@ -82,6 +83,9 @@ struct trajectory_task {
     static constexpr int shared_values =
         deals_out_state<Algorithm> ? int(size_of<lane_part<T, System::n_states, lanes>>) * lanes
                                    : 0;
+    /// Bytes of the block's dynamic shared memory a thread's steps keep values in
+    /// (core/thread_shared.hpp); 0: none.
+    static constexpr int thread_shared_bytes = thread_shared_bytes_of<Algorithm, state_t<System>>;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;

@@ -115,6 +115,7 @@
 #include "cubie/core/config.hpp"
 #include "cubie/core/joined_name.hpp"
 #include "cubie/core/static_for.hpp"
+#include "cubie/core/thread_shared.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/direct_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
@@ -158,6 +159,22 @@ struct dirk {
     /// asked (on_lanes): every lane holding the stages whole, kvaerno5 on Pollution spilled
     /// and ran 3 to 6 times slower on 4 to 32 lanes than on one thread (bench/RESULTS.md).
     static constexpr bool cooperative = std::is_same_v<LinearSolver, direct_lu>;
+
+    /// Bytes of shared memory a thread keeps its stage derivatives in on the device
+    /// (core/thread_shared.hpp); 0 where they stay in registers. They go there above 80
+    /// registers' worth (320 bytes) and up to 640 bytes, so that a block of
+    /// thread_shared_block threads takes 160 KB and leaves a multiprocessor's L1 cache a third
+    /// of its memory. On Pollution (one H200, bench/RESULTS.md), the bytes and the local
+    /// memory a thread spilled with them in registers: hairer_wanner_sdirk4 in float (400;
+    /// 288 spilled) and kvaerno5 in float (560; 304) then spilled nothing and ran 5% faster,
+    /// kvaerno3 in double (640; 1,592) spilled 1,240 and ran 7% faster; kvaerno3 in float
+    /// (320; 64) ran 8% slower, and keeps its registers. Larger ones were not measured.
+    template <class State>
+    static constexpr int thread_shared_bytes = [] {
+        constexpr int bytes =
+            stages * int(size_of<State>) * int(sizeof(typename State::value_type));
+        return bytes > 320 && bytes <= 640 ? bytes : 0;
+    }();
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
     static constexpr int error_estimate_order = [] {
@@ -229,7 +246,9 @@ struct dirk {
 
 private:
     template <class State>
-    using stage_derivatives = vector<State, stages>;
+    using stage_derivatives = std::conditional_t<
+        thread_shared_bytes<State> == 0, vector<State, stages>,
+        thread_shared_rows<typename State::value_type, stages, static_cast<int>(size_of<State>)>>;
 
     /// y + h sum_{j<row} a_row,j k_j, the known part of stage `row`; y + h sum_j b_j k_j for
     /// row = stages.
@@ -342,7 +361,8 @@ private:
                 if constexpr (s == stages - 1) last_stage = Y;
                 previous_Y = Y;
             }
-            previous = k[s];
+            CUBIE_UNROLL
+            for (int i = 0; i < n; ++i) previous[i] = k[s][i];
         });
         if (!converged)
             report.failure = broke_down || inexact ? step_failure::linear_solver_failure
