@@ -49,6 +49,7 @@
 #include "cubie/algorithms/stepper.hpp"
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
+#include "cubie/core/thread_shared.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
 #include "cubie/linear/iteration_lu.hpp"
 #include "cubie/linear/lane_group.hpp"
@@ -258,5 +259,11 @@ struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut, RecordedValues> {
 /// recording adds to a step's (summaries' accumulators, a dense output's stages).
 template <class System, class Algorithm, bool DealsOut = true, int RecordedValues = 0>
 using mapped_algorithm = typename detail::mapped<System, Algorithm, DealsOut, RecordedValues>::type;
+
+/// Each lane keeps what one thread of Algorithm's variant keeps in shared memory.
+template <class Algorithm, int Lanes, class State>
+struct thread_shared_variant<on_lanes<Algorithm, Lanes>, State> {
+    using type = on_lanes<thread_shared_variant_t<Algorithm, State>, Lanes>;
+};
 
 }  // namespace cubie

@@ -349,8 +349,6 @@ struct cuda {
         constexpr int most = [] {
             if constexpr (Task::shared_values > 0)
                 return dealt_out_block_limit<Task>;
-            else if constexpr (Task::thread_shared_bytes > 0)
-                return thread_shared_block;
             else
                 return 1024;
         }();
@@ -383,6 +381,16 @@ struct cuda {
         for_each_result_field(
             [&](const result_field& f, const auto& a) { place.rows.*f.rows = a.size() / n; },
             result);
+        // The method's variant that keeps values in shared memory (core/thread_shared.hpp),
+        // where every device holds them and no block larger than its threads' is asked for.
+        using algorithm = typename Task::algorithm;
+        using variant = thread_shared_variant_t<algorithm, state_t<typename Task::system_type>>;
+        if constexpr (!std::is_same_v<variant, algorithm>) {
+            const auto shared_task = task.template stepping_with<variant>();
+            if (block_size <= thread_shared_block &&
+                devices_hold(thread_shared_memory<std::remove_const_t<decltype(shared_task)>>))
+                return solve_shares(shared_task, inputs, place, result, chunk, after_chunk);
+        }
         solve_shares(task, inputs, place, result, chunk, after_chunk);
     }
 
@@ -436,6 +444,18 @@ private:
                 invalid_setting("backends::cuda::devices", d,
                                 "names no device: the CUDA runtime sees " + std::to_string(count));
         return devices;
+    }
+
+    /// Whether every device of a solve lets a block take `bytes` of shared memory.
+    bool devices_hold(std::size_t bytes) const {
+        for (int device : chosen_devices()) {
+            if (device < 0) CUBIE_CUDA_CHECK(cudaGetDevice(&device));
+            int most = 0;
+            CUBIE_CUDA_CHECK(
+                cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+            if (std::size_t(most) < bytes) return false;
+        }
+        return true;
     }
 
     /// Contiguous shares of n trajectories, in proportion to multiprocessors x clock rate.

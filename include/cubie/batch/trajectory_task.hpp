@@ -100,6 +100,24 @@ struct trajectory_task {
     batch_view<std::uint32_t> newton_iterations{};
     batch_view<std::uint32_t> linear_iterations{};
 
+    /// The same task stepping with Other, a variant of Algorithm (core/thread_shared.hpp):
+    /// the same system, settings, outputs and arrays.
+    template <stepper Other>
+    trajectory_task<Other, Controller, System, Outputs...> stepping_with() const {
+        return {system,
+                settings.template for_stepper<Other>(),
+                n_trajectories,
+                outputs,
+                initial_states,
+                parameters,
+                final_states,
+                statuses,
+                accepted_steps,
+                rejected_steps,
+                newton_iterations,
+                linear_iterations};
+    }
+
     /// Points the task at the arrays of one backend: n_trajectories of them from the
     /// pointers on, rows of the inputs and of the outputs `input_stride` and
     /// `output_stride` apart (a chunk of a larger batch, or the whole of one).

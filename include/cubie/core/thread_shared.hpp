@@ -1,9 +1,12 @@
 #pragma once
 // Per-thread arrays held in the block's dynamic shared memory on the device, for a step's
 // values that its thread's registers cannot hold beside everything else: there they would
-// spill to local memory. A method declares the bytes a thread keeps there
-// (thread_shared_bytes_of below) and the cuda backend launches its kernels with that much a
-// thread for a block of thread_shared_block threads, in blocks of at most that many.
+// spill to local memory. A method offers a variant of itself that keeps values there
+// (thread_shared_variant below; dirk.hpp's stage derivatives), and declares the bytes a
+// thread keeps (thread_shared_bytes_of). The cuda backend's own kernels take the variant
+// where every device of a solve holds thread_shared_block threads' bytes in a block, and
+// then launch with that much memory in blocks of at most that many threads. The method's
+// plain type, in any other kernel (a user's own, calling integrate()), keeps its registers.
 //
 // Value v of thread t is word v * thread_shared_block + t: a warp reads and writes 32
 // consecutive words, one bank each. The stride is a constant rather than the block's size,
@@ -11,16 +14,12 @@
 // spilled 128 bytes where the constant leaves none (bench/RESULTS.md).
 //
 // The accesses are volatile. Without, the compiler keeps what a thread stored in registers
-// until it reads it again (nothing else writes that word), and the registers the array was
-// to spare stay taken: Kvaerno5's stage derivatives in shared memory spilled as much as in
-// registers.
+// until it reads it again (nothing else writes that word), and most of the registers the
+// array was to spare stay taken: kvaerno5's stage derivatives in shared memory left 48 to 64
+// bytes of spills, with volatile accesses none.
 //
 // On the host (and in the host compiler's pass over device-capable code) the values are a
-// member array: the layout of the type is the same on both sides, and only the device's
-// code leaves the member unused.
-
-#include <cuda/std/cstddef>
-#include <cuda/std/type_traits>
+// member array, which the device's code leaves unused.
 
 #include "cubie/core/config.hpp"
 #include "cubie/core/vector.hpp"
@@ -30,6 +29,15 @@ namespace cubie {
 /// Threads a block may hold where a method keeps values in thread_shared_rows: the
 /// stride between one thread's values.
 inline constexpr int thread_shared_block = 256;
+
+/// The variant of Algorithm that keeps values in shared memory for states of type State,
+/// where it has one that does for such states; Algorithm itself otherwise.
+template <class Algorithm, class State>
+struct thread_shared_variant {
+    using type = Algorithm;
+};
+template <class Algorithm, class State>
+using thread_shared_variant_t = typename thread_shared_variant<Algorithm, State>::type;
 
 /// Bytes a thread of Algorithm's kernels keeps in shared memory for states of type State:
 /// Algorithm::thread_shared_bytes<State>, or 0 where it declares none.
@@ -51,11 +59,18 @@ public:
 
     class row {
     public:
+        row(const row&) = default;
         CUBIE_HD auto& operator[](int c) const { return start_[c * stride]; }
         template <class Vector>
         CUBIE_HD const row& operator=(const Vector& v) const {
             CUBIE_UNROLL
             for (int c = 0; c < Cols; ++c) start_[c * stride] = v[c];
+            return *this;
+        }
+        /// Copies the values of another row (not where it points).
+        CUBIE_HD const row& operator=(const row& other) const {
+            CUBIE_UNROLL
+            for (int c = 0; c < Cols; ++c) start_[c * stride] = other[c];
             return *this;
         }
 
@@ -70,9 +85,7 @@ public:
         word* start_;
     };
 
-    CUBIE_HD row operator[](int r) const {
-        return row(first() + r * Cols * stride);
-    }
+    CUBIE_HD row operator[](int r) const { return row(first() + r * Cols * stride); }
 
 private:
 #ifdef __CUDA_ARCH__
@@ -83,9 +96,7 @@ private:
     }
 #else
     static constexpr int stride = 1;
-    CUBIE_HD T* first() const {
-        return values_.data();
-    }
+    CUBIE_HD T* first() const { return values_.data(); }
 #endif
     mutable vector<T, Rows * Cols> values_{};
 };

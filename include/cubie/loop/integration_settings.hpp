@@ -39,6 +39,14 @@ struct integration_settings {
     controller_parameters controller;
     driver_splines_t<System> drivers;  ///< set by the backend: memory it can read
 
+    /// The same settings for another stepper of the same system and controller (a variant of
+    /// the method: core/thread_shared.hpp).
+    template <stepper Other>
+    integration_settings<Other, Controller, System> for_stepper() const {
+        return {t0,        t_end,       dt,      dt_min, dt_max,     duration,
+                max_steps, fixed_steps, last_dt, tol,    controller, drivers};
+    }
+
     /// The same settings over [from, to], for a loop that integrates in pieces (adaptive
     /// controllers only: a fixed step's count is validated on the host). The span is
     /// taken in double, as make_integration_settings takes it.

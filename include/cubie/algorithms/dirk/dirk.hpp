@@ -138,7 +138,11 @@ constexpr const char* dirk_name() {
 
 }  // namespace detail
 
-template <dirk_tableau Tableau, newton_linear_solver LinearSolver = direct_lu>
+/// StagesInSharedMemory: the variant the cuda backend's kernels take where the stage
+/// derivatives fit shared memory (thread_shared_variant, at the end of this file); a user
+/// names dirk<Tableau> or dirk<Tableau, LinearSolver>.
+template <dirk_tableau Tableau, newton_linear_solver LinearSolver = direct_lu,
+          bool StagesInSharedMemory = false>
 struct dirk {
     static_assert(check_dirk_tableau<Tableau>(),
                   "inconsistent DIRK tableau: structure, row sums or order conditions fail");
@@ -160,21 +164,31 @@ struct dirk {
     /// and ran 3 to 6 times slower on 4 to 32 lanes than on one thread (bench/RESULTS.md).
     static constexpr bool cooperative = std::is_same_v<LinearSolver, direct_lu>;
 
-    /// Bytes of shared memory a thread keeps its stage derivatives in on the device
-    /// (core/thread_shared.hpp); 0 where they stay in registers. They go there above 80
-    /// registers' worth (320 bytes) and up to 640 bytes, so that a block of
-    /// thread_shared_block threads takes 160 KB and leaves a multiprocessor's L1 cache a third
-    /// of its memory. On Pollution (one H200, bench/RESULTS.md), the bytes and the local
-    /// memory a thread spilled with them in registers: hairer_wanner_sdirk4 in float (400;
-    /// 288 spilled) and kvaerno5 in float (560; 304) then spilled nothing and ran 5% faster,
-    /// kvaerno3 in double (640; 1,592) spilled 1,240 and ran 7% faster; kvaerno3 in float
-    /// (320; 64) ran 8% slower, and keeps its registers. Larger ones were not measured.
+    /// Bytes of the stage derivatives of one step.
     template <class State>
-    static constexpr int thread_shared_bytes = [] {
-        constexpr int bytes =
-            stages * int(size_of<State>) * int(sizeof(typename State::value_type));
-        return bytes > 320 && bytes <= 640 ? bytes : 0;
-    }();
+    static constexpr int stage_bytes() {
+        return stages * int(size_of<State>) * int(sizeof(typename State::value_type));
+    }
+
+    /// Whether the stage derivatives for states of type State go to shared memory on the
+    /// device (core/thread_shared.hpp) in the variant that keeps them there: above 80
+    /// registers' worth (320 bytes) and up to 640 bytes, so that a block of
+    /// thread_shared_block threads takes 160 KiB and leaves a multiprocessor's L1 cache more
+    /// than a third of its memory. On Pollution (one H200, bench/RESULTS.md), the bytes and
+    /// the local memory a thread spilled with them in registers: hairer_wanner_sdirk4 in
+    /// float (400; 288 spilled) and kvaerno5 in float (560; 304) then spilled nothing and ran
+    /// 1.06 and 1.05 times as fast, kvaerno3 in double (640; 1,592) spilled 1,240 and ran
+    /// 1.08 times as fast; kvaerno3 in float (320; 64) ran 8% slower there, and keeps its
+    /// registers. Larger ones were not measured.
+    template <class State>
+    static constexpr bool stages_fit_shared_memory =
+        stage_bytes<State>() > 320 && stage_bytes<State>() <= 640;
+    /// Bytes of shared memory a thread keeps its stage derivatives in; 0 in registers.
+    template <class State>
+    static constexpr int thread_shared_bytes = (StagesInSharedMemory &&
+                                                stages_fit_shared_memory<State>)
+                                                   ? stage_bytes<State>()
+                                                   : 0;
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
     static constexpr int error_estimate_order = [] {
@@ -369,6 +383,14 @@ private:
                                                    : step_failure::newton_divergence;
         return converged;
     }
+};
+
+/// The cuda backend's variant of a DIRK method whose stage derivatives fit shared memory.
+template <dirk_tableau Tableau, newton_linear_solver LinearSolver, class State>
+struct thread_shared_variant<dirk<Tableau, LinearSolver, false>, State> {
+    using method = dirk<Tableau, LinearSolver, false>;
+    using type = std::conditional_t<method::template stages_fit_shared_memory<State>,
+                                    dirk<Tableau, LinearSolver, true>, method>;
 };
 
 }  // namespace cubie
