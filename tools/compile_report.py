@@ -6,7 +6,9 @@ recompiles it once, without ccache, with `nvcc --time` (seconds per compilation 
 `-Xptxas -v` (registers, spill stores and loads, stack frame, shared memory per kernel),
 then prints a Markdown table: one row per translation unit with its phase times, and one
 row per kernel with its resources and the theoretical occupancy on sm_90 at the block size
-given by --block-size.
+given by --block-size. The shared memory is what a kernel declares; the dynamic shared
+memory a launch adds (core/thread_shared.hpp, the kernel report's shared_bytes) is not in
+ptxas's report and not counted.
 
     tools/compile_report.py --build-dir build/default --filter lorenz_sweep_units \
         --output build/default/compile_report.md

@@ -8,6 +8,7 @@
 // kvaerno5 is compared in float too, where its stage derivatives are in shared memory
 // (core/thread_shared.hpp) on the device and in an array on the host.
 
+#include <cuda_runtime_api.h>
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -132,13 +133,23 @@ TEST_CASE("kvaerno5: the Pollution kernels in float keep their stages in shared 
     const std::vector<float> y0 = pollution_states<float>(), k1(n, 0.35f);
     const batch_inputs<float> inputs{n, y0, k1};
     const auto settings = pollution_settings<pi_controller>(1e-5);
+    // A device that lets a block take less keeps the derivatives in registers.
+    int device = 0, most = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) ==
+            cudaSuccess);
+    const std::size_t shared = 7 * 20 * 4 * thread_shared_block;
+    const bool held = std::size_t(most) >= shared;
+    CAPTURE(most);
     const auto one_per_thread =
         s.solve(inputs, settings, backends::cuda{.scheduling = scheduling::static_mapping});
     CHECK(one_per_thread.failures() == 0);
     REQUIRE(one_per_thread.kernel.has_value());
-    CHECK(one_per_thread.kernel->local_bytes == 0);
-    CHECK(one_per_thread.kernel->shared_bytes == std::size_t(7 * 20 * 4 * thread_shared_block));
-    CHECK(one_per_thread.kernel->block_size <= thread_shared_block);
+    CHECK(one_per_thread.kernel->shared_bytes == (held ? shared : 0));
+    if (held) {
+        CHECK(one_per_thread.kernel->local_bytes == 0);
+        CHECK(one_per_thread.kernel->block_size <= thread_shared_block);
+    }
 
     // Balanced: the same bits, from the same variant.
     const auto balanced =

@@ -349,6 +349,8 @@ struct cuda {
         constexpr int most = [] {
             if constexpr (Task::shared_values > 0)
                 return dealt_out_block_limit<Task>;
+            else if constexpr (Task::thread_shared_bytes > 0)  // a variant named as the method
+                return thread_shared_block;
             else
                 return 1024;
         }();
@@ -373,6 +375,14 @@ struct cuda {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
         check_block_size<Task>();
+        if constexpr (thread_shared_memory < Task >> 0)
+            if (!devices_hold(thread_shared_memory<Task>))
+                throw std::invalid_argument(
+                    std::string(Task::algorithm::name) +
+                    " named with its stage derivatives in shared memory needs " +
+                    std::to_string(thread_shared_memory<Task>) +
+                    " bytes of it a block, more than a device of the solve allows: name the "
+                    "method itself, which the solver gives that memory where it can");
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
@@ -382,12 +392,13 @@ struct cuda {
             [&](const result_field& f, const auto& a) { place.rows.*f.rows = a.size() / n; },
             result);
         // The method's variant that keeps values in shared memory (core/thread_shared.hpp),
-        // where every device holds them and no block larger than its threads' is asked for.
+        // where every device holds them and no block size but its threads' is asked for (a
+        // smaller block would leave memory unused that a block holds anyway).
         using algorithm = typename Task::algorithm;
         using variant = thread_shared_variant_t<algorithm, state_t<typename Task::system_type>>;
         if constexpr (!std::is_same_v<variant, algorithm>) {
             const auto shared_task = task.template stepping_with<variant>();
-            if (block_size <= thread_shared_block &&
+            if ((block_size == 0 || block_size == thread_shared_block) &&
                 devices_hold(thread_shared_memory<std::remove_const_t<decltype(shared_task)>>))
                 return solve_shares(shared_task, inputs, place, result, chunk, after_chunk);
         }

@@ -4,9 +4,10 @@
 // spill to local memory. A method offers a variant of itself that keeps values there
 // (thread_shared_variant below; dirk.hpp's stage derivatives), and declares the bytes a
 // thread keeps (thread_shared_bytes_of). The cuda backend's own kernels take the variant
-// where every device of a solve holds thread_shared_block threads' bytes in a block, and
-// then launch with that much memory in blocks of at most that many threads. The method's
-// plain type, in any other kernel (a user's own, calling integrate()), keeps its registers.
+// where every device of a solve holds thread_shared_block threads' bytes in a block and no
+// other block size is asked for, and then launch with that much memory in blocks of at most
+// that many threads. The method's plain type, in any other kernel (a user's own, calling
+// integrate()), keeps its registers.
 //
 // Value v of thread t is word v * thread_shared_block + t: a warp reads and writes 32
 // consecutive words, one bank each. The stride is a constant rather than the block's size,
@@ -55,7 +56,10 @@ inline constexpr int thread_shared_bytes_of = [] {
 template <class T, int Rows, int Cols>
 class thread_shared_rows {
 public:
-    static constexpr int bytes = Rows * Cols * int(sizeof(T));
+    thread_shared_rows() = default;
+    // A copy would share the device's memory with its original: none is made.
+    thread_shared_rows(const thread_shared_rows&) = delete;
+    thread_shared_rows& operator=(const thread_shared_rows&) = delete;
 
     class row {
     public:
@@ -85,7 +89,9 @@ public:
         word* start_;
     };
 
-    CUBIE_HD row operator[](int r) const { return row(first() + r * Cols * stride); }
+    CUBIE_HD row operator[](int r) const {
+        return row(first() + r * Cols * stride);
+    }
 
 private:
 #ifdef __CUDA_ARCH__
@@ -96,7 +102,9 @@ private:
     }
 #else
     static constexpr int stride = 1;
-    CUBIE_HD T* first() const { return values_.data(); }
+    CUBIE_HD T* first() const {
+        return values_.data();
+    }
 #endif
     mutable vector<T, Rows * Cols> values_{};
 };
