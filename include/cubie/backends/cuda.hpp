@@ -375,7 +375,7 @@ struct cuda {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
         check_block_size<Task>();
-        if constexpr (thread_shared_memory < Task >> 0)
+        if constexpr (Task::thread_shared_bytes > 0)
             if (!devices_hold(thread_shared_memory<Task>))
                 throw std::invalid_argument(
                     std::string(Task::algorithm::name) +
