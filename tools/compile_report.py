@@ -65,6 +65,24 @@ def demangle(names):
     return dict(zip(names, out))
 
 
+def template_arguments(text, opening):
+    """The top-level arguments of the first template `opening` names ("cubie::dirk<")."""
+    start = text.find(opening)
+    if start < 0:
+        return []
+    depth, arguments, current = 1, [], ""
+    for ch in text[start + len(opening):]:
+        depth += (ch == "<") - (ch == ">")
+        if depth == 0:
+            break
+        if ch == "," and depth == 1:
+            arguments.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return arguments + [current.strip()]
+
+
 def short_kernel_name(demangled):
     """The parts of a kernel instantiation that tell configurations apart."""
     parts = re.findall(
@@ -72,6 +90,10 @@ def short_kernel_name(demangled):
         demangled)
     if lanes := re.search(r"cubie::on_lanes<.*?, (\d+)>", demangled):
         parts.append(f"{lanes.group(1)} lanes")  # threads per trajectory (on_lanes.hpp)
+    if template_arguments(demangled, "cubie::dirk<")[2:] == ["true"]:
+        parts.append("stages in shared memory")  # dirk's variant (core/thread_shared.hpp)
+    if "balanced_kernel<" in demangled:
+        parts.append("balanced")  # threads that take trajectories in turn (cuda.hpp)
     return ", ".join(dict.fromkeys(parts)) or demangled[:120]
 
 
