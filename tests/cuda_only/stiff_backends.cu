@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -163,4 +164,9 @@ TEST_CASE("kvaerno5: the Pollution kernels in float keep their stages in shared 
         for (int v = 0; v < 20; ++v)
             CHECK(balanced.final_state(v, i) == one_per_thread.final_state(v, i));
     }
+
+    // Named in its variant, the method is held to blocks of 256 threads, before any work.
+    const solver<catalogue::pollution<float>, kvaerno5_shared, pi_controller> named;
+    CHECK_THROWS_WITH_AS(named.solve(inputs, settings, backends::cuda{.block_size = 512}),
+                         doctest::Contains("up to 256 threads"), std::invalid_argument);
 }

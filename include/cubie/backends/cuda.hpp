@@ -342,7 +342,9 @@ struct cuda {
 
     /// The block size, checked against a method's lanes per trajectory (the solver asks
     /// before it touches the result): 0 (chosen from the occupancy API), or a block the
-    /// device can launch holding whole tiles of the lanes that integrate one trajectory.
+    /// device can launch holding whole tiles of the lanes that integrate one trajectory. A
+    /// method named in its variant that keeps values in shared memory (core/thread_shared.hpp)
+    /// also needs devices that let a block take them.
     template <class Task>
     void check_block_size() const {
         constexpr int lanes = Task::lanes;
@@ -359,6 +361,14 @@ struct cuda {
                             "must be 0 (chosen from the occupancy) or up to " +
                                 std::to_string(most) + " threads, a multiple of the method's " +
                                 std::to_string(lanes) + " lane(s) per trajectory");
+        if constexpr (Task::thread_shared_bytes > 0)
+            if (!devices_hold(thread_shared_memory<Task>))
+                throw std::invalid_argument(
+                    std::string(Task::algorithm::name) +
+                    " named with its stage derivatives in shared memory needs " +
+                    std::to_string(thread_shared_memory<Task>) +
+                    " bytes of it a block, more than a device of the solve allows: name the "
+                    "method itself, which the solver gives that memory where it can");
     }
 
     /// Integrates the batch `chunk` trajectories at a time into `result`: a batch_result
@@ -375,14 +385,6 @@ struct cuda {
         static_assert(std::is_same_v<Result, batch_result<T>> ||
                       std::is_same_v<Result, device_result<T>>);
         check_block_size<Task>();
-        if constexpr (Task::thread_shared_bytes > 0)
-            if (!devices_hold(thread_shared_memory<Task>))
-                throw std::invalid_argument(
-                    std::string(Task::algorithm::name) +
-                    " named with its stage derivatives in shared memory needs " +
-                    std::to_string(thread_shared_memory<Task>) +
-                    " bytes of it a block, more than a device of the solve allows: name the "
-                    "method itself, which the solver gives that memory where it can");
         const std::size_t n = inputs.n_trajectories;
         if constexpr (std::is_same_v<Result, batch_result<T>>)
             result.workspace.template get<cuda_workspace<T>>().page_locking.before_solve(result);
