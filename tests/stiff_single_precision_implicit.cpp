@@ -25,6 +25,7 @@ using cubie::testing::check_float_steps_as_double;
 using cubie::testing::reference_state;
 using cubie::testing::solve_pollution;
 using cubie::testing::test_backend;
+using cubie::testing::worst_error_in_tolerances;
 
 TEST_CASE("kvaerno5 and radau_iia_5 solve Pollution in float") {
     check_float_pollution<kvaerno5>();
@@ -65,11 +66,8 @@ void check_float_as_double(const std::string& problem, double t_end, double tol,
     REQUIRE(in_float.statuses[0] == status::success);
     REQUIRE(in_double.statuses[0] == status::success);
     CHECK(steps(in_float) <= 2 * steps(in_double));
-    const std::vector<double> reference = reference_state(problem, t_end);
-    double worst = 0;
-    for (std::size_t i = 0; i < reference.size(); ++i)
-        worst = std::fmax(worst, std::abs(double(in_float.final_state(int(i), 0)) - reference[i]) /
-                                     (tol + tol * std::abs(reference[i])));
+    const double worst =
+        worst_error_in_tolerances(in_float, reference_state(problem, t_end), tol, tol);
     INFO("error " << worst << " x tolerance");
     CHECK(worst < 2);
 }

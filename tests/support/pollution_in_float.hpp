@@ -38,11 +38,8 @@ void check_float_pollution() {
          << ": " << std::string(result.status_message(0)) << ", " << result.accepted_steps[0]
          << " accepted, " << result.rejected_steps[0] << " rejected");
     REQUIRE(result.statuses[0] == status::success);
-    const std::vector<double> reference = reference_state("pollution", 60);
-    double worst = 0;
-    for (std::size_t i = 0; i < reference.size(); ++i)
-        worst = std::fmax(worst, std::abs(double(result.final_state(int(i), 0)) - reference[i]) /
-                                     (atol + rtol * std::abs(reference[i])));
+    const double worst =
+        worst_error_in_tolerances(result, reference_state("pollution", 60), rtol, atol);
     INFO("error " << worst << " x tolerance");
     CHECK(worst < 2);
 }

@@ -40,6 +40,20 @@ inline std::vector<double> reference_state(const std::string& problem, double t_
     return state;
 }
 
+/// The largest error of trajectory 0's final state against `reference`, in units of
+/// atol + rtol |y_ref| (the scale the controller holds the local error to).
+template <class T>
+double worst_error_in_tolerances(const batch_result<T>& result,
+                                 const std::vector<double>& reference, double rtol, double atol) {
+    double worst = 0;
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+        const double y = result.final_state(static_cast<int>(i), 0);
+        worst =
+            std::fmax(worst, std::abs(y - reference[i]) / (atol + rtol * std::abs(reference[i])));
+    }
+    return worst;
+}
+
 /// The error of a final state, in units of atol + rtol |y_ref| (the scale the controller
 /// holds the local error to), and the solve it came from in words.
 struct reference_error {
@@ -60,13 +74,8 @@ reference_error error_against_reference(const std::string& problem, const std::v
     const auto result = solver<System, Algorithm, Controller>{}.solve({1, y0, parameters}, settings,
                                                                       test_backend{});
     REQUIRE(result.statuses[0] == status::success);
-    const auto reference = reference_state(problem, t_end);
-    double worst = 0;
-    for (std::size_t i = 0; i < reference.size(); ++i) {
-        const double y = result.final_state(static_cast<int>(i), 0);
-        worst =
-            std::fmax(worst, std::abs(y - reference[i]) / (atol + rtol * std::abs(reference[i])));
-    }
+    const double worst =
+        worst_error_in_tolerances(result, reference_state(problem, t_end), rtol, atol);
     std::ostringstream solve;
     solve << Algorithm::name << " (" << Controller::name << ") " << problem << " t = " << t_end
           << " rtol " << rtol << ": " << result.accepted_steps[0] << " accepted, "
