@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "cubie/algorithms/dirk/hairer_wanner_sdirk4.hpp"
 #include "cubie/algorithms/dirk/kvaerno3.hpp"
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/catalogue/robertson.hpp"
@@ -31,6 +32,7 @@ using cubie::testing::check_stiff_references;
 using cubie::testing::cubic_decay;
 using cubie::testing::cubic_decay_solution;
 using cubie::testing::one_step;
+using cubie::testing::pole;
 using cubie::testing::test_backend;
 
 // Within twice the tolerance of SciPy's Radau at rtol 1e-12 (stiff_reference.hpp).
@@ -71,6 +73,17 @@ TEST_CASE("a step whose Newton iteration fails is rejected, and only for that tr
         // one for each stage's predictor.
         CHECK(converged.newton_iterations >= 3);
         CHECK(converged.linear_iterations == converged.newton_iterations + 3);
+    }
+    // SDIRK4's last stage, at t = 1, takes an infinite correction: measured against the
+    // rounding of Y after it (eps |inf|), it vanished, and the stage converged at Y = inf.
+    SUBCASE("an infinite correction fails the iteration however Y's rounding is measured") {
+        const state_t<pole<double>> y{1};
+        state_t<pole<double>> y_new;
+        implicit_step_report failed;
+        CHECK(one_step<hairer_wanner_sdirk4>(pole<double>{}, {1}, y, 1, 1e-6, failed, y_new) ==
+              std::numeric_limits<double>::infinity());
+        CHECK(failed.failure == step_failure::newton_divergence);
+        CHECK(y_new[0] == 1);
     }
     SUBCASE("adaptive: rejected, retried with smaller steps, other trajectory unchanged") {
         const auto result = check_divergence_recovered<kvaerno3, pi_controller>(inputs);

@@ -87,9 +87,9 @@ void check_dirk_near_float_precision() {
 // A DIRK iteration holds the stage values, whose rounding in float (eps / rtol of the
 // tolerance for a component far above atol: 0.012 at rtol 1e-5, 0.12 at 1e-6) lies above the
 // iteration's kappa (0.001): it measures only what of its corrections lies beyond that
-// rounding (dirk.hpp). Without that, Kvaerno5 took 62,805 steps on Robertson at 1e-5 (double:
-// 64) and Kvaerno3 2,420 (197), and on Pollution at 1e-6 every method ran out of its steps;
-// with it they take at most 1.1 times double's steps and end within a tolerance of the
+// rounding (dirk.hpp). Without that, on Robertson at 1e-5 Kvaerno5 took 4,898 steps (double:
+// 64) and Kvaerno3 2,636 (197), and on Pollution at 1e-6 every method ran out of its steps;
+// with it they take at most 1.07 times double's steps and end within a tolerance of the
 // references. Not Robertson at 1e-6, where float's rounding leaves SDIRK4 5.0 tolerances off
 // on the host (0.19 with fused multiply-adds).
 TEST_CASE("DIRK methods converge in float where the stage values' rounding passes kappa") {

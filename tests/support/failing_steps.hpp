@@ -1,5 +1,5 @@
 #pragma once
-// Two one-state systems on which an implicit step fails on purpose, for the tests of how the
+// One-state systems on which an implicit step fails on purpose, for the tests of how the
 // stiff methods report and recover from failures:
 //
 //   relaxation   y' = p (y - 1): y = 1 stays put for any p, and every iteration matrix is
@@ -9,8 +9,11 @@
 //   cubic_decay  y' = -p y^3, y(0) = 1: y = 1 / sqrt(1 + 2 p t). For h p >> 1 the stages lie
 //                far below y while a simplified Newton iteration keeps the slope -3 p y^2 of
 //                the step's start: it diverges, though every iteration matrix is regular.
+//   pole         y' = p / (1 - t): infinite at t = 1, where a step of 1 from t = 0 puts a
+//                stiffly accurate method's last stage; its Jacobian is 0, so the Newton
+//                correction there is infinite.
 //
-// Both give their Jacobian and df/dt analytically, relaxation also its jvp.
+// They give their Jacobian and df/dt analytically, relaxation also its jvp.
 
 #include <cuda/std/array>
 
@@ -71,6 +74,30 @@ struct cubic_decay {
     CUBIE_HD void time_derivative(T, const state_t<cubic_decay>&, const parameters_t<cubic_decay>&,
                                   const drivers_t<cubic_decay>&, state_t<cubic_decay>& dfdt) const {
         dfdt[0] = 0;
+    }
+};
+
+template <class T>
+struct pole {
+    using value_type = T;
+    static constexpr int n_states = 1;
+    static constexpr int n_parameters = 1;  // p
+    static constexpr int n_observables = 0;
+    static constexpr int n_drivers = 0;
+    static constexpr cuda::std::array<const char*, 1> state_names{"y"};
+    static constexpr cuda::std::array<const char*, 1> parameter_names{"p"};
+
+    CUBIE_HD void rhs(T t, const state_t<pole>&, const parameters_t<pole>& p,
+                      const drivers_t<pole>&, state_t<pole>& dydt) const {
+        dydt[0] = p[0] / (1 - t);
+    }
+    CUBIE_HD void jacobian(T, const state_t<pole>&, const parameters_t<pole>&,
+                           const drivers_t<pole>&, jacobian_t<pole>& J) const {
+        J[0][0] = 0;
+    }
+    CUBIE_HD void time_derivative(T t, const state_t<pole>&, const parameters_t<pole>& p,
+                                  const drivers_t<pole>&, state_t<pole>& dfdt) const {
+        dfdt[0] = p[0] / ((1 - t) * (1 - t));
     }
 };
 

@@ -5,7 +5,6 @@
 
 #include <doctest/doctest.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 

@@ -65,18 +65,14 @@
 // rounding: a correction within eps |Y_i| may be nothing but that. In float at rtol 1e-5, a
 // component far above its atol rounds at eps / rtol = 0.012 of its tolerance, twelve times
 // kappa; measured whole, the corrections stalled there with theta near 1, the iteration
-// failed, and the step was rejected however short. Kvaerno5 in float at atol = rtol = 1e-5
-// took 62,805 steps on Robertson to t = 1e5, and ran out of 200,000 on Lorenz 96 (32 sites)
-// and on three of four Van der Pol oscillators (mu = 10 to 10^4, t = 30); at 1e-6 every
-// trajectory of these and of Pollution ran out, Kvaerno3's and SDIRK4's too
-// (bench/RESULTS.md). So the iteration measures only what of each component's correction
-// lies beyond eps |Y_i|, as Hairer's RADAU5 floors its Newton tolerance at 10 uround / rtol,
-// but component by component: a small component's correction is not hidden under a large
-// one's rounding. Those solves then took 61 to 113 steps, Pollution's 31; the double solves
-// tried were unchanged. It costs every iteration a subtraction per component: kvaerno5's
-// Pollution kernel took 1.08 times as long in float and 1.02 in double on an H200. Measured
-// only where the rate would fail the iteration, the floor cost the kernels registers instead
-// (the float kernel with its stages in shared memory spilled 56 bytes, none before).
+// failed, and the step was rejected however short: Kvaerno5 in float at atol = rtol = 1e-5
+// took 62,805 steps on Robertson to t = 1e5, and at 1e-6 ran out of steps on Van der Pol,
+// Pollution and Lorenz 96 too, Kvaerno3 and SDIRK4 alike (bench/RESULTS.md). So ||dY_k||
+// above means the norm of what of each component's correction lies beyond eps |Y_i|, Y before
+// the correction (an infinite correction stays infinite): Hairer's RADAU5 floors its Newton
+// tolerance at 10 uround / rtol, and component by component a small component's correction
+// is not hidden under a large one's rounding. Kvaerno5 then took 61 to 113 steps on those
+// problems, and the double solves tried were unchanged; the floor's cost is in RESULTS.md.
 // (radau_iia_5's iteration holds the increments Z, which round with Z: it needs no floor.)
 //
 // Inexact Newton. An iterative linear solver needs a tolerance (linear/newton_krylov.hpp):
@@ -371,14 +367,15 @@ private:
                         break;
                     }
                     if (outcome == krylov_outcome::max_iterations) inexact = true;
+                    // Only what lies beyond Y's rounding is measured (the rounding floor
+                    // above), taken before the correction: an infinite one stays infinite.
                     CUBIE_UNROLL
-                    for (int i = 0; i < n; ++i) Y[i] += dY[i];
-                    // Only what lies beyond Y's rounding is measured (the rounding floor above).
-                    CUBIE_UNROLL
-                    for (int i = 0; i < n; ++i)
-                        dY[i] = cuda::std::fdim(
-                            cuda::std::fabs(dY[i]),
-                            cuda::std::numeric_limits<T>::epsilon() * cuda::std::fabs(Y[i]));
+                    for (int i = 0; i < n; ++i) {
+                        const T rounding =
+                            cuda::std::numeric_limits<T>::epsilon() * cuda::std::fabs(Y[i]);
+                        Y[i] += dY[i];
+                        dY[i] = cuda::std::fdim(cuda::std::fabs(dY[i]), rounding);
+                    }
                     const T norm = weighted_rms_norm(dY, tol, y, y);
                     if (!cuda::std::isfinite(norm)) break;
                     if (iteration > 0) {
@@ -390,7 +387,11 @@ private:
                     }
                     last_norm = norm;
                     if (eta * norm <= kappa || norm == T(0)) {
+                        // Not at an infinite Y, whose rounding would hide any correction.
                         converged = true;
+                        CUBIE_UNROLL
+                        for (int i = 0; i < n; ++i)
+                            converged = converged && cuda::std::isfinite(Y[i]);
                         break;
                     }
                 }
