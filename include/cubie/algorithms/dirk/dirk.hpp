@@ -71,7 +71,7 @@
 // above means the norm of what of each component's correction lies beyond eps |Y_i|, Y before
 // the correction (an infinite correction stays infinite): Hairer's RADAU5 floors its Newton
 // tolerance at 10 uround / rtol, and component by component a small component's correction
-// is not hidden under a large one's rounding. Kvaerno5 then took 61 to 113 steps on those
+// is not hidden under a large one's rounding. Kvaerno5 then took 31 to 113 steps on those
 // problems, and the double solves tried were unchanged; the floor's cost is in RESULTS.md.
 // (radau_iia_5's iteration holds the increments Z, which round with Z: it needs no floor.)
 //
