@@ -4,9 +4,9 @@
 // rounding (nvcc contracts to FMA, the host compiler need not), which an adaptive solve may
 // amplify into a different step sequence, so final states are compared in units of the
 // tolerance and step counts within a few steps, not bit for bit. And rodas5p's Pollution
-// kernels in float hold everything in registers, kvaerno5's in registers and shared memory:
-// kvaerno5 is compared in float too, where its stage derivatives are in shared memory
-// (core/thread_shared.hpp) on the device and in an array on the host.
+// kernels in float hold everything in registers, kvaerno5's and radau_iia_5's in registers and
+// shared memory: kvaerno5 is compared in float too, where its stage derivatives are in shared
+// memory (core/thread_shared.hpp) on the device and in an array on the host.
 
 #include <cuda_runtime_api.h>
 #include <doctest/doctest.h>
@@ -21,10 +21,12 @@
 
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
+#include "cubie/algorithms/rosenbrock/rodas4.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
 #include "cubie/backends/cuda.hpp"
 #include "cubie/backends/host.hpp"
+#include "cubie/catalogue/lorenz96.hpp"
 #include "cubie/catalogue/pollution.hpp"
 #include "cubie/controllers/gustafsson_controller.hpp"
 #include "cubie/controllers/pi_controller.hpp"
@@ -36,14 +38,56 @@ namespace {
 
 constexpr std::size_t n = 64;
 
-/// Pollution's initial state for every trajectory, and its settings to t = 60.
+/// Pollution's initial state for each of `count` trajectories, and its settings to t = 60.
 template <class T>
-std::vector<T> pollution_states() {
+std::vector<T> pollution_states(std::size_t count = n) {
     using pollution = catalogue::pollution<T>;
-    std::vector<T> y0(pollution::n_states * n);
+    std::vector<T> y0(pollution::n_states * count);
     for (int s = 0; s < pollution::n_states; ++s)
-        for (std::size_t i = 0; i < n; ++i) y0[s * n + i] = pollution::default_state[s];
+        for (std::size_t i = 0; i < count; ++i) y0[s * count + i] = pollution::default_state[s];
     return y0;
+}
+
+/// `count` values log-spaced over [low, high].
+template <class T>
+std::vector<T> log_spaced(std::size_t count, double low, double high) {
+    std::vector<T> values(count);
+    for (std::size_t i = 0; i < count; ++i)
+        values[i] = T(low * std::pow(high / low, double(i) / double(count - 1)));
+    return values;
+}
+
+/// The fewest trajectories for which the cuda backend takes a method's variant that keeps
+/// values in shared memory (backends/cuda.hpp): half of thread_shared_block on every
+/// multiprocessor of the current device.
+std::size_t filled_batch() {
+    int device = 0, multiprocessors = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) ==
+            cudaSuccess);
+    return std::size_t(multiprocessors) * std::size_t(thread_shared_block / 2);
+}
+
+/// Whether the current device lets a block take `bytes` of shared memory.
+bool device_holds(std::size_t bytes) {
+    int device = 0, most = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) ==
+            cudaSuccess);
+    return std::size_t(most) >= bytes;
+}
+
+/// The same statuses, steps and final states, bit for bit.
+template <class T>
+void check_same_bits(const batch_result<T>& a, const batch_result<T>& b, int states) {
+    REQUIRE(a.statuses.size() == b.statuses.size());
+    for (std::size_t i = 0; i < a.statuses.size(); ++i) {
+        CAPTURE(i);
+        CHECK(a.statuses[i] == b.statuses[i]);
+        CHECK(a.accepted_steps[i] == b.accepted_steps[i]);
+        CHECK(a.rejected_steps[i] == b.rejected_steps[i]);
+        for (int v = 0; v < states; ++v) CHECK(a.final_state(v, i) == b.final_state(v, i));
+    }
 }
 template <class Controller>
 solve_settings<Controller> pollution_settings(double tol) {
@@ -58,8 +102,7 @@ template <class T, class Method, class Controller = pi_controller>
 void check_backends_agree(double tol) {
     using pollution = catalogue::pollution<T>;
     INFO(Method::name);
-    std::vector<T> k1(n);
-    for (std::size_t i = 0; i < n; ++i) k1[i] = T(3.5e-2 * std::pow(100.0, double(i) / (n - 1)));
+    const std::vector<T> k1 = log_spaced<T>(n, 3.5e-2, 3.5);
     const auto settings = pollution_settings<Controller>(tol);
     const solver<pollution, Method, Controller> s;
     const std::vector<T> y0 = pollution_states<T>();
@@ -122,26 +165,23 @@ TEST_CASE("rodas5p: the Pollution kernels in float use no local memory") {
 // 304 bytes; balanced, the kernel keeps more registers for its claims and spills 72 bytes
 // (bench/RESULTS.md). kvaerno5 itself, as a user's own kernel would call it, keeps them in
 // registers, and so would a solve asked for blocks larger than 256 threads (none of this
-// kernel fits: its 255 registers a thread leave room for 256).
-using pollution_float_state = vector<float, 20>;
-using kvaerno5_shared = thread_shared_variant_t<kvaerno5, pollution_float_state>;
-static_assert(kvaerno5::thread_shared_bytes<pollution_float_state> == 0);
-static_assert(kvaerno5_shared::thread_shared_bytes<pollution_float_state> == 7 * 20 * 4);
-static_assert(std::is_same_v<thread_shared_variant_t<kvaerno5, vector<double, 20>>, kvaerno5>);
+// kernel fits: its 255 registers a thread leave room for 256), or of fewer trajectories
+// than filled_batch().
+using kvaerno5_shared = thread_shared_variant_t<kvaerno5, catalogue::pollution<float>>;
+static_assert(kvaerno5::thread_shared_bytes<catalogue::pollution<float>> == 0);
+static_assert(kvaerno5_shared::thread_shared_bytes<catalogue::pollution<float>> == 7 * 20 * 4);
+static_assert(
+    std::is_same_v<thread_shared_variant_t<kvaerno5, catalogue::pollution<double>>, kvaerno5>);
 
 TEST_CASE("kvaerno5: the Pollution kernels in float keep their stages in shared memory") {
     const solver<catalogue::pollution<float>, kvaerno5, pi_controller> s;
-    const std::vector<float> y0 = pollution_states<float>(), k1(n, 0.35f);
-    const batch_inputs<float> inputs{n, y0, k1};
+    const std::size_t count = filled_batch();
+    const std::vector<float> y0 = pollution_states<float>(count), k1(count, 0.35f);
+    const batch_inputs<float> inputs{count, y0, k1};
     const auto settings = pollution_settings<pi_controller>(1e-5);
     // A device that lets a block take less keeps the derivatives in registers.
-    int device = 0, most = 0;
-    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
-    REQUIRE(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) ==
-            cudaSuccess);
     const std::size_t shared = 7 * 20 * 4 * thread_shared_block;
-    const bool held = std::size_t(most) >= shared;
-    CAPTURE(most);
+    const bool held = device_holds(shared);
     const auto one_per_thread =
         s.solve(inputs, settings, backends::cuda{.scheduling = scheduling::static_mapping});
     CHECK(one_per_thread.failures() == 0);
@@ -158,15 +198,104 @@ TEST_CASE("kvaerno5: the Pollution kernels in float keep their stages in shared 
     REQUIRE(balanced.kernel.has_value());
     CHECK(balanced.kernel->scheduling == "balanced");
     CHECK(balanced.kernel->shared_bytes == one_per_thread.kernel->shared_bytes);
-    for (std::size_t i = 0; i < n; ++i) {
-        CAPTURE(i);
-        CHECK(balanced.accepted_steps[i] == one_per_thread.accepted_steps[i]);
-        for (int v = 0; v < 20; ++v)
-            CHECK(balanced.final_state(v, i) == one_per_thread.final_state(v, i));
-    }
+    check_same_bits(balanced, one_per_thread, 20);
+
+    // A smaller batch keeps them in registers.
+    const std::vector<float> few_y0 = pollution_states<float>(), few_k1(n, 0.35f);
+    const auto few = s.solve({n, few_y0, few_k1}, settings, backends::cuda{});
+    REQUIRE(few.kernel.has_value());
+    CHECK(few.kernel->shared_bytes == 0);
 
     // Named in its variant, the method is held to blocks of 256 threads, before any work.
     const solver<catalogue::pollution<float>, kvaerno5_shared, pi_controller> named;
     CHECK_THROWS_WITH_AS(named.solve(inputs, settings, backends::cuda{.block_size = 512}),
                          doctest::Contains("up to 256 threads"), std::invalid_argument);
+}
+
+// Radau IIA 5 on Pollution in float keeps 442 values through its Newton iteration
+// (implicit_runge_kutta.hpp, iteration_values): the cuda backend's kernels take the variant
+// that keeps the complex iteration matrix's factors (94 entries, 752 bytes a thread) in shared
+// memory, and spill less (1,032 bytes a thread in registers, 376 with the variant, CUDA 13.0).
+// In blocks of another size than 256 threads the solve keeps them in registers. The
+// arithmetic is the same; ptxas fuses multiplies with adds by the code around them, and
+// CUDA 13.0 gave these two kernels the same bits.
+using radau_iia_5_shared = thread_shared_variant_t<radau_iia_5, catalogue::pollution<float>>;
+static_assert(radau_iia_5::iteration_values<catalogue::pollution<float>>() == 442);
+static_assert(radau_iia_5_shared::thread_shared_bytes<catalogue::pollution<float>> == 94 * 8);
+static_assert(std::is_same_v<thread_shared_variant_t<radau_iia_5, catalogue::pollution<double>>,
+                             radau_iia_5>);
+
+TEST_CASE("radau_iia_5: the Pollution kernels in float keep the complex factors in shared memory") {
+    const solver<catalogue::pollution<float>, radau_iia_5, gustafsson_controller> s;
+    const std::size_t count = filled_batch();
+    const std::vector<float> y0 = pollution_states<float>(count);
+    const std::vector<float> k1 = log_spaced<float>(count, 3.5e-2, 3.5);
+    const batch_inputs<float> inputs{count, y0, k1};
+    const auto settings = pollution_settings<gustafsson_controller>(1e-5);
+    const std::size_t shared = 94 * 8 * thread_shared_block;
+    const bool held = device_holds(shared);
+
+    const auto in_registers =
+        s.solve(inputs, settings,
+                backends::cuda{.block_size = 128, .scheduling = scheduling::static_mapping});
+    REQUIRE(in_registers.kernel.has_value());
+    CHECK(in_registers.failures() == 0);
+    CHECK(in_registers.kernel->shared_bytes == 0);
+    for (const scheduling mapping : {scheduling::static_mapping, scheduling::balanced}) {
+        const std::string name = scheduling_name(mapping);
+        CAPTURE(name);
+        const auto variant = s.solve(inputs, settings, backends::cuda{.scheduling = mapping});
+        REQUIRE(variant.kernel.has_value());
+        CHECK(variant.kernel->shared_bytes == (held ? shared : 0));
+        if (held && mapping == scheduling::static_mapping)
+            CHECK(variant.kernel->local_bytes < in_registers.kernel->local_bytes);
+        check_same_bits(variant, in_registers, 20);
+    }
+}
+
+// Rodas5P on Lorenz 96 at 32 sites in float keeps 468 values a step (rosenbrock.hpp,
+// step_values): the cuda backend's kernels take the variant that keeps W's factors in the
+// pattern (212 entries, 848 bytes a thread) in shared memory, and then keep nothing in local
+// memory, where in registers they spilled 2,248 bytes a thread (CUDA 13.0). The same bits
+// as in registers, as for radau_iia_5 above.
+using rodas5p_shared = thread_shared_variant_t<rodas5p, catalogue::lorenz96<float>>;
+static_assert(rodas5p::step_values<catalogue::lorenz96<float>>() == 468);
+static_assert(rodas5p_shared::thread_shared_bytes<catalogue::lorenz96<float>> == 212 * 4);
+static_assert(
+    std::is_same_v<thread_shared_variant_t<rodas5p, catalogue::pollution<float>>, rodas5p>);
+static_assert(std::is_same_v<thread_shared_variant_t<rodas4, catalogue::lorenz96<float>>, rodas4>);
+
+TEST_CASE(
+    "rodas5p: the Lorenz 96 kernels in float keep W's factors in shared memory, and "
+    "nothing in local memory") {
+    using lorenz96 = catalogue::lorenz96<float>;
+    const solver<lorenz96, rodas5p, pi_controller> s;
+    const std::size_t count = filled_batch();
+    std::vector<float> y0(lorenz96::n_states * count);
+    for (int v = 0; v < lorenz96::n_states; ++v)
+        for (std::size_t i = 0; i < count; ++i) y0[v * count + i] = lorenz96::default_state[v];
+    const std::vector<float> forcing = log_spaced<float>(count, 6, 10);
+    const batch_inputs<float> inputs{count, y0, forcing};
+    solve_settings<pi_controller> settings;
+    settings.t_end = 2;
+    settings.dt = 2.0 / 1024;
+    settings.atol = settings.rtol = {1e-5};
+    const std::size_t shared = 212 * 4 * thread_shared_block;
+    const bool held = device_holds(shared);
+
+    const auto in_registers =
+        s.solve(inputs, settings,
+                backends::cuda{.block_size = 128, .scheduling = scheduling::static_mapping});
+    REQUIRE(in_registers.kernel.has_value());
+    CHECK(in_registers.failures() == 0);
+    CHECK(in_registers.kernel->shared_bytes == 0);
+    for (const scheduling mapping : {scheduling::static_mapping, scheduling::balanced}) {
+        const std::string name = scheduling_name(mapping);
+        CAPTURE(name);
+        const auto variant = s.solve(inputs, settings, backends::cuda{.scheduling = mapping});
+        REQUIRE(variant.kernel.has_value());
+        CHECK(variant.kernel->shared_bytes == (held ? shared : 0));
+        if (held) CHECK(variant.kernel->local_bytes == 0);
+        check_same_bits(variant, in_registers, lorenz96::n_states);
+    }
 }

@@ -260,10 +260,15 @@ struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut, RecordedValues> {
 template <class System, class Algorithm, bool DealsOut = true, int RecordedValues = 0>
 using mapped_algorithm = typename detail::mapped<System, Algorithm, DealsOut, RecordedValues>::type;
 
-/// Each lane keeps what one thread of Algorithm's variant keeps in shared memory.
-template <class Algorithm, int Lanes, class State>
-struct thread_shared_variant<on_lanes<Algorithm, Lanes>, State> {
-    using type = on_lanes<thread_shared_variant_t<Algorithm, State>, Lanes>;
+/// On one lane, the method's variant that keeps values in shared memory; on several, the
+/// method itself: the variants lay out one thread's values (dirk's stage derivatives,
+/// implicit Runge-Kutta's one-lane factors), where lanes share the rows of their matrices
+/// in registers (cooperative_lu).
+template <class Algorithm, int Lanes, class System>
+struct thread_shared_variant<on_lanes<Algorithm, Lanes>, System> {
+    using type = on_lanes<
+        cuda::std::conditional_t<Lanes == 1, thread_shared_variant_t<Algorithm, System>, Algorithm>,
+        Lanes>;
 };
 
 }  // namespace cubie

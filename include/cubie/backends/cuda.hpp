@@ -365,7 +365,7 @@ struct cuda {
             if (!devices_hold(thread_shared_memory<Task>))
                 throw std::invalid_argument(
                     std::string(Task::algorithm::name) +
-                    " named with its stage derivatives in shared memory needs " +
+                    " named in its variant that keeps values in shared memory needs " +
                     std::to_string(thread_shared_memory<Task>) +
                     " bytes of it a block, more than a device of the solve allows: name the "
                     "method itself, which the solver gives that memory where it can");
@@ -394,13 +394,15 @@ struct cuda {
             [&](const result_field& f, const auto& a) { place.rows.*f.rows = a.size() / n; },
             result);
         // The method's variant that keeps values in shared memory (core/thread_shared.hpp),
-        // where every device holds them and no block size but its threads' is asked for (a
-        // smaller block would leave memory unused that a block holds anyway).
+        // where every device holds them, no block size but its threads' is asked for (a
+        // smaller block would leave memory unused that a block holds anyway), and the batch
+        // fills half of those blocks' threads on every multiprocessor (thread_shared_batch).
         using algorithm = typename Task::algorithm;
-        using variant = thread_shared_variant_t<algorithm, state_t<typename Task::system_type>>;
+        using variant = thread_shared_variant_t<algorithm, typename Task::system_type>;
         if constexpr (!std::is_same_v<variant, algorithm>) {
             const auto shared_task = task.template stepping_with<variant>();
             if ((block_size == 0 || block_size == thread_shared_block) &&
+                n >= thread_shared_batch() &&
                 devices_hold(thread_shared_memory<std::remove_const_t<decltype(shared_task)>>))
                 return solve_shares(shared_task, inputs, place, result, chunk, after_chunk);
         }
@@ -457,6 +459,22 @@ private:
                 invalid_setting("backends::cuda::devices", d,
                                 "names no device: the CUDA runtime sees " + std::to_string(count));
         return devices;
+    }
+
+    /// The fewest trajectories a solve takes a variant that keeps values in shared memory
+    /// for: half of thread_shared_block threads on every multiprocessor of its devices.
+    /// Fewer leave few threads on each, whose spills the L1 cache holds, and each waits on
+    /// its loads from shared memory: on one H200 (132 multiprocessors, bench/RESULTS.md),
+    /// the variants of radau_iia_5 on Pollution and of rodas5p on Lorenz 96 in float took
+    /// 1.3 and 1.9 times as long as the methods in registers at 2^14 trajectories, and 0.59
+    /// and 1.04 times at 2^15 (kvaerno5's on Pollution: 0.94 at both).
+    std::size_t thread_shared_batch() const {
+        std::size_t multiprocessors = 0;
+        for (int device : chosen_devices()) {
+            if (device < 0) CUBIE_CUDA_CHECK(cudaGetDevice(&device));
+            multiprocessors += std::size_t(device_properties(device).multiProcessorCount);
+        }
+        return multiprocessors * std::size_t(thread_shared_block / 2);
     }
 
     /// Whether every device of a solve lets a block take `bytes` of shared memory.

@@ -85,7 +85,7 @@ struct trajectory_task {
                                    : 0;
     /// Bytes of the block's dynamic shared memory a thread's steps keep values in
     /// (core/thread_shared.hpp); 0: none.
-    static constexpr int thread_shared_bytes = thread_shared_bytes_of<Algorithm, state_t<System>>;
+    static constexpr int thread_shared_bytes = thread_shared_bytes_of<Algorithm, System>;
 
     System system;
     integration_settings<Algorithm, Controller, System> settings;

@@ -1,13 +1,14 @@
 #pragma once
 // Per-thread arrays held in the block's dynamic shared memory on the device, for a step's
 // values that its thread's registers cannot hold beside everything else: there they would
-// spill to local memory. A method offers a variant of itself that keeps values there
-// (thread_shared_variant below; dirk.hpp's stage derivatives), and declares the bytes a
-// thread keeps (thread_shared_bytes_of). The cuda backend's own kernels take the variant
-// where every device of a solve holds thread_shared_block threads' bytes in a block and no
-// other block size is asked for, and then launch with that much memory in blocks of at most
-// that many threads. The method's plain type, in any other kernel (a user's own, calling
-// integrate()), keeps its registers.
+// spill to local memory. A method offers a variant of itself that keeps values there for a
+// system (thread_shared_variant below): dirk.hpp's stage derivatives, the complex factors of
+// implicit_runge_kutta.hpp, the factors of rosenbrock.hpp's W. It declares the bytes a thread
+// keeps (thread_shared_bytes_of). The cuda backend's own kernels take the variant where every
+// device of a solve holds thread_shared_block threads' bytes in a block, no other block size
+// is asked for and the batch fills half of those threads on every multiprocessor, and then
+// launch with that much memory in blocks of at most that many threads. The method's plain
+// type, in any other kernel (a user's own, calling integrate()), keeps its registers.
 //
 // Value v of thread t is word v * thread_shared_block + t: a warp reads and writes 32
 // consecutive words, one bank each. The stride is a constant rather than the block's size,
@@ -31,21 +32,34 @@ namespace cubie {
 /// stride between one thread's values.
 inline constexpr int thread_shared_block = 256;
 
-/// The variant of Algorithm that keeps values in shared memory for states of type State,
-/// where it has one that does for such states; Algorithm itself otherwise.
-template <class Algorithm, class State>
+/// The most bytes a thread keeps there: a block of thread_shared_block threads then takes
+/// 220 KiB, where a block of compute capability 9.0 may take 227 KiB.
+inline constexpr int thread_shared_most_bytes = 880;
+
+/// Values a thread's step keeps, as a method counts them, past which its variant keeps some
+/// of them in shared memory (implicit_runge_kutta.hpp's complex factors, rosenbrock.hpp's
+/// factors): 5/3 of a thread's 255 registers. Measured in float on one H200 from 2^15 to
+/// 2^20 trajectories (bench/RESULTS.md): Radau IIA 5 on Pollution (442 values) and Rodas5P
+/// on Lorenz 96 at 32 sites (468) ran 1.2 to 1.7 times as fast with the variant; Rodas4 on
+/// Lorenz 96 (404), Radau IIA 5 on the ring modulator (321) and Radau IIA 3 on Pollution
+/// (308) ran slower with it, up to 2.6 times.
+inline constexpr int thread_shared_past_values = 425;
+
+/// The variant of Algorithm that keeps values in shared memory for System, where it has one
+/// that does for that system; Algorithm itself otherwise.
+template <class Algorithm, class System>
 struct thread_shared_variant {
     using type = Algorithm;
 };
-template <class Algorithm, class State>
-using thread_shared_variant_t = typename thread_shared_variant<Algorithm, State>::type;
+template <class Algorithm, class System>
+using thread_shared_variant_t = typename thread_shared_variant<Algorithm, System>::type;
 
-/// Bytes a thread of Algorithm's kernels keeps in shared memory for states of type State:
-/// Algorithm::thread_shared_bytes<State>, or 0 where it declares none.
-template <class Algorithm, class State>
+/// Bytes a thread of Algorithm's kernels keeps in shared memory for System:
+/// Algorithm::thread_shared_bytes<System>, or 0 where it declares none.
+template <class Algorithm, class System>
 inline constexpr int thread_shared_bytes_of = [] {
-    if constexpr (requires { Algorithm::template thread_shared_bytes<State>; })
-        return Algorithm::template thread_shared_bytes<State>;
+    if constexpr (requires { Algorithm::template thread_shared_bytes<System>; })
+        return Algorithm::template thread_shared_bytes<System>;
     else
         return 0;
 }();

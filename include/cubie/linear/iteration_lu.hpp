@@ -66,14 +66,14 @@ concept has_system = requires {
     typename F::system_type;
 };
 
-template <class T, int N, class F, bool Sparse>
+template <class T, int N, class F, bool Sparse, bool FactorsInSharedMemory>
 struct thread_lu_choice {
     using type = dense_lu<T, N>;
 };
 
-template <class T, int N, class F>
-struct thread_lu_choice<T, N, F, true> {
-    using type = sparse_lu<T, typename F::system_type>;
+template <class T, int N, class F, bool FactorsInSharedMemory>
+struct thread_lu_choice<T, N, F, true, FactorsInSharedMemory> {
+    using type = sparse_lu<T, typename F::system_type, FactorsInSharedMemory>;
 };
 
 template <class T, class F>
@@ -86,19 +86,40 @@ constexpr bool sparse_for() {
 
 }  // namespace detail
 
+/// Whether System's iteration matrices in elements T (real, or complex) are factored in its
+/// pattern on one thread.
+template <class T, class System>
+inline constexpr bool factored_in_pattern_as =
+    detail::pattern_pays<System, lu_element<T>::cost>::value;
+
+/// Entries a thread's factors of System's iteration matrix in elements T keep: the pattern's
+/// stored entries where it is factored in it, else N^2.
+template <class T, class System>
+constexpr int thread_factor_entries() {
+    if constexpr (factored_in_pattern_as<T, System>)
+        return sparse_lu<T, System>::stored_entries;
+    else
+        return System::n_states * System::n_states;
+}
+
 /// Whether System's real iteration matrices are factored in its pattern on one thread.
 template <class System>
-inline constexpr bool factored_in_pattern = detail::pattern_pays<System, 1>::value;
+inline constexpr bool factored_in_pattern =
+    factored_in_pattern_as<typename System::value_type, System>;
 
 /// The LU of an N x N iteration matrix for F (elements T: real, or complex for implicit
-/// Runge-Kutta methods) on one thread.
-template <class T, int N, class F>
-using thread_lu = typename detail::thread_lu_choice<T, N, F, detail::sparse_for<T, F>()>::type;
+/// Runge-Kutta methods) on one thread; FactorsInSharedMemory keeps the factors of a pattern
+/// in the thread's shared memory (sparse_lu.hpp), which a dense one ignores.
+template <class T, int N, class F, bool FactorsInSharedMemory = false>
+using thread_lu = typename detail::thread_lu_choice<T, N, F, detail::sparse_for<T, F>(),
+                                                    FactorsInSharedMemory>::type;
 
-/// The same on the lanes of Group, called as cooperative_lu is.
-template <class T, int N, class F, lane_group Group>
+/// The same on the lanes of Group, called as cooperative_lu is (which keeps its rows in
+/// registers).
+template <class T, int N, class F, lane_group Group, bool FactorsInSharedMemory = false>
 using iteration_lu =
-    cuda::std::conditional_t<Group::size == 1, detail::one_lane_lu<thread_lu<T, N, F>>,
+    cuda::std::conditional_t<Group::size == 1,
+                             detail::one_lane_lu<thread_lu<T, N, F, FactorsInSharedMemory>>,
                              cooperative_lu<T, N, Group>>;
 
 }  // namespace cubie

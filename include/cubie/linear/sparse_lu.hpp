@@ -40,6 +40,12 @@
 // The arithmetic of each operation is dense_lu's (lu_element<T>, explicit rounding on the
 // device), so the elements may be float or double, or complex with
 // linear/complex_dense_lu.hpp included.
+//
+// FactorsInSharedMemory keeps the factors in the thread's words of the block's shared memory
+// on the device (core/thread_shared.hpp) in place of registers, for a method whose other
+// values fill them (implicit_runge_kutta.hpp's complex factors): the factorisation works on
+// them there, and each solve reads them there. A complex element takes two rows of words,
+// its real and its imaginary parts. On the host the factors are a member array either way.
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>
@@ -48,6 +54,7 @@
 
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
+#include "cubie/core/thread_shared.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/systems/sparsity_pattern.hpp"
@@ -128,7 +135,7 @@ struct sparse_lu_term {
 
 /// Patterned: a type with a static constexpr sparsity_pattern<N> jacobian_pattern, such as
 /// a generated system (named by its type, so that kernels' names stay short).
-template <class T, class Patterned>
+template <class T, class Patterned, bool FactorsInSharedMemory = false>
 class sparse_lu {
     static constexpr int N = cuda::std::remove_cvref_t<decltype(Patterned::jacobian_pattern)>::size;
     using element = lu_element<T>;
@@ -221,9 +228,9 @@ public:
                 constexpr int row = structure.order[k], column = structure.order[l];
                 // The fill starts at zero: a '.' of the pattern is zero whatever A holds there.
                 if constexpr (s >= 0)
-                    lu_[s] = Patterned::jacobian_pattern(row, column) || row == column
-                                 ? A[row][column]
-                                 : T(0);
+                    set_factor(s, Patterned::jacobian_pattern(row, column) || row == column
+                                      ? A[row][column]
+                                      : T(0));
             });
         });
         vector<real, N> subtracted{};  // per pivot: sum |l u| of the updates it took
@@ -231,28 +238,29 @@ public:
         bool regular = true;
         static_for<N>([&](auto k) {
             constexpr int diagonal = structure.slot[k][k];
-            const real pivot = element::magnitude(lu_[diagonal]);
+            const T pivot_entry = factor_at(diagonal);
+            const real pivot = element::magnitude(pivot_entry);
             const real negligible = real(N) * limits::epsilon() * subtracted[k];
             const bool usable =
                 pivot > negligible && pivot >= limits::min() && pivot <= limits::max();
             regular = regular && usable;
             // The diagonal keeps 1 / u_kk; a refused pivot is replaced, so that no division
             // by zero runs (the results are not used).
-            const T inverse = element::reciprocal(usable ? lu_[diagonal] : T(1));
-            lu_[diagonal] = inverse;
+            const T inverse = element::reciprocal(usable ? pivot_entry : T(1));
+            set_factor(diagonal, inverse);
             for_range<lists.lower_begin[k], lists.lower_begin[k + 1]>([&](auto q) {
                 constexpr int s = lists.lower[q].slot;
-                lu_[s] = element::product(lu_[s], inverse);
+                const T multiplier = element::product(factor_at(s), inverse);
+                set_factor(s, multiplier);
                 largest_multiplier =
-                    cuda::std::fmax(largest_multiplier, element::magnitude(lu_[s]));
+                    cuda::std::fmax(largest_multiplier, element::magnitude(multiplier));
             });
             for_range<lists.updates_begin[k], lists.updates_begin[k + 1]>([&](auto q) {
                 constexpr detail::sparse_lu_update u = lists.updates[q];
+                const T l = factor_at(u.multiplier), v = factor_at(u.pivot_row);
                 if constexpr (u.on_diagonal)
-                    subtracted[u.diagonal] += element::magnitude(lu_[u.multiplier]) *
-                                              element::magnitude(lu_[u.pivot_row]);
-                lu_[u.target] =
-                    element::minus_product(lu_[u.target], lu_[u.multiplier], lu_[u.pivot_row]);
+                    subtracted[u.diagonal] += element::magnitude(l) * element::magnitude(v);
+                set_factor(u.target, element::minus_product(factor_at(u.target), l, v));
             });
         });
         // fmax passes over a NaN multiplier: it goes on as a non-finite entry (above). A test
@@ -269,16 +277,16 @@ public:
         });
         for_range<0, lists.lower.size()>([&](auto q) {
             constexpr detail::sparse_lu_term t = lists.lower[q];
-            x[t.to] = element::minus_product(x[t.to], lu_[t.slot], x[t.from]);
+            x[t.to] = element::minus_product(x[t.to], factor_at(t.slot), x[t.from]);
         });
         static_for<N>([&](auto r) {
             constexpr int k = N - 1 - r;
             for_range<lists.upper_begin[k], lists.upper_begin[k + 1]>([&](auto q) {
                 constexpr detail::sparse_lu_term t = lists.upper[q];
-                x[k] = element::minus_product(x[k], lu_[t.slot], x[t.from]);
+                x[k] = element::minus_product(x[k], factor_at(t.slot), x[t.from]);
             });
             constexpr int diagonal = structure.slot[k][k];
-            x[k] = element::product(x[k], lu_[diagonal]);
+            x[k] = element::product(x[k], factor_at(diagonal));
         });
         static_for<N>([&](auto k) {
             constexpr int row = structure.order[k];
@@ -287,7 +295,32 @@ public:
     }
 
 private:
-    vector<T, size> lu_{};  ///< L (unit diagonal implied), U, 1/u_kk: by the plan's slots
+    /// Reals per element: its real and imaginary parts where it is complex.
+    static constexpr int words = int(sizeof(T) / sizeof(real));
+    using factors =
+        cuda::std::conditional_t<FactorsInSharedMemory, thread_shared_rows<real, words, size>,
+                                 vector<T, size>>;
+
+    CUBIE_HD T factor_at(int s) const {
+        if constexpr (!FactorsInSharedMemory)
+            return lu_[s];
+        else if constexpr (words == 1)
+            return lu_[0][s];
+        else
+            return T(real(lu_[0][s]), real(lu_[1][s]));
+    }
+    CUBIE_HD void set_factor(int s, const T& value) {
+        if constexpr (!FactorsInSharedMemory) {
+            lu_[s] = value;
+        } else if constexpr (words == 1) {
+            lu_[0][s] = value;
+        } else {
+            lu_[0][s] = value.real();
+            lu_[1][s] = value.imag();
+        }
+    }
+
+    factors lu_{};  ///< L (unit diagonal implied), U, 1/u_kk: by the plan's slots
 };
 
 }  // namespace cubie

@@ -136,6 +136,7 @@
 #include "cubie/linear/krylov_outcome.hpp"
 #include "cubie/linear/lane_group.hpp"
 #include "cubie/linear/newton_linear_solver.hpp"
+#include "cubie/systems/ode_system.hpp"
 
 namespace cubie {
 
@@ -197,11 +198,15 @@ struct dirk {
     template <class State>
     static constexpr bool stages_fit_shared_memory =
         stage_bytes<State>() > 320 && stage_bytes<State>() <= 640;
-    /// Bytes of shared memory a thread keeps its stage derivatives in; 0 in registers.
+    /// Whether this variant keeps the stage derivatives for states of type State there.
     template <class State>
-    static constexpr int thread_shared_bytes = (StagesInSharedMemory &&
-                                                stages_fit_shared_memory<State>)
-                                                   ? stage_bytes<State>()
+    static constexpr bool stages_in_shared_memory =
+        StagesInSharedMemory&& stages_fit_shared_memory<State>;
+    /// Bytes of shared memory a thread keeps its stage derivatives in for System; 0 in
+    /// registers.
+    template <class System>
+    static constexpr int thread_shared_bytes = stages_in_shared_memory<state_t<System>>
+                                                   ? stage_bytes<state_t<System>>()
                                                    : 0;
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
@@ -275,7 +280,7 @@ struct dirk {
 private:
     template <class State>
     using stage_derivatives = std::conditional_t<
-        thread_shared_bytes<State> == 0, vector<State, stages>,
+        !stages_in_shared_memory<State>, vector<State, stages>,
         thread_shared_rows<typename State::value_type, stages, static_cast<int>(size_of<State>)>>;
 
     /// y + h sum_{j<row} a_row,j k_j, the known part of stage `row`; y + h sum_j b_j k_j for
@@ -411,10 +416,10 @@ private:
 };
 
 /// The cuda backend's variant of a DIRK method whose stage derivatives fit shared memory.
-template <dirk_tableau Tableau, newton_linear_solver LinearSolver, class State>
-struct thread_shared_variant<dirk<Tableau, LinearSolver, false>, State> {
+template <dirk_tableau Tableau, newton_linear_solver LinearSolver, class System>
+struct thread_shared_variant<dirk<Tableau, LinearSolver, false>, System> {
     using method = dirk<Tableau, LinearSolver, false>;
-    using type = std::conditional_t<method::template stages_fit_shared_memory<State>,
+    using type = std::conditional_t<method::template stages_fit_shared_memory<state_t<System>>,
                                     dirk<Tableau, LinearSolver, true>, method>;
 };
 

@@ -93,6 +93,7 @@
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
+#include "cubie/core/thread_shared.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/complex_dense_lu.hpp"
 #include "cubie/linear/dense_lu.hpp"
@@ -103,7 +104,10 @@
 
 namespace cubie {
 
-template <implicit_runge_kutta_tableau Tableau>
+/// ComplexFactorsInSharedMemory: the variant the cuda backend's kernels take where the
+/// factors of the complex iteration matrix fit shared memory (thread_shared_variant, at the
+/// end of this file); a user names implicit_runge_kutta<Tableau> (radau_iia_5, ...).
+template <implicit_runge_kutta_tableau Tableau, bool ComplexFactorsInSharedMemory = false>
 struct implicit_runge_kutta {
     static_assert(check_implicit_runge_kutta_tableau<Tableau>(),
                   "inconsistent implicit Runge-Kutta tableau: order conditions, stage order, "
@@ -122,6 +126,50 @@ struct implicit_runge_kutta {
     /// Lanes can take a step together (on_lanes<Method, G>); the solver maps it to one
     /// thread unless asked.
     static constexpr bool cooperative = true;
+
+    /// Bytes of the factors of System's complex iteration matrix, on one thread in its
+    /// pattern; 0 where the method has no complex block or the matrix is factored densely.
+    template <class System>
+    static constexpr int complex_factor_bytes() {
+        using complex = cuda::std::complex<typename System::value_type>;
+        if constexpr (complex_blocks == 1 && factored_in_pattern_as<complex, System>)
+            return thread_factor_entries<complex, System>() * int(sizeof(complex));
+        else
+            return 0;
+    }
+
+    /// Values a thread keeps through the Newton iteration for System, as the choice below
+    /// counts them: the iterates W and the corrections (2 s N), the factors of every
+    /// iteration matrix (a complex entry counts twice; N^2 where factored densely), y and
+    /// the weights (2 N).
+    template <class System>
+    static constexpr int iteration_values() {
+        using T = typename System::value_type;
+        constexpr int n = System::n_states;
+        return 2 * stages * n + real_blocks * thread_factor_entries<T, System>() +
+               2 * complex_blocks * thread_factor_entries<cuda::std::complex<T>, System>() + 2 * n;
+    }
+
+    /// Whether the complex factors go to shared memory on the device (core/thread_shared.hpp)
+    /// in the variant that keeps them there: where the iteration keeps more than
+    /// thread_shared_past_values (iteration_values), and the factors take at most
+    /// thread_shared_most_bytes. Radau IIA 5 on Pollution in float (442
+    /// values, 752 bytes) then spills 376 bytes a thread in place of 1,032, with the same
+    /// bits, and its kernel took 13.1 ms in place of 20.4 at 2^20 trajectories on one H200
+    /// (bench/RESULTS.md); Radau IIA 3 there (308 values) took 1.24 times as long with the
+    /// variant, Radau IIA 5 on the ring modulator (321) 2.2 times at 2^17.
+    template <class System>
+    static constexpr bool complex_factors_fit_shared_memory =
+        complex_factor_bytes<System>() > 0 &&
+        complex_factor_bytes<System>() <= thread_shared_most_bytes&& iteration_values<System>() >
+            thread_shared_past_values;
+    /// Bytes of shared memory a thread keeps the complex factors in for System; 0 in
+    /// registers.
+    template <class System>
+    static constexpr int thread_shared_bytes =
+        ComplexFactorsInSharedMemory&& complex_factors_fit_shared_memory<System>
+            ? complex_factor_bytes<System>()
+            : 0;
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
     static constexpr int error_estimate_order = [] {
@@ -274,7 +322,8 @@ private:
     struct iteration_matrices {
         static constexpr int own_filter = Filter && filter_block < 0 ? 1 : 0;
         using real_lu = iteration_lu<T, n, F, Group>;
-        using complex_lu = iteration_lu<cuda::std::complex<T>, n, F, Group>;
+        using complex_lu =
+            iteration_lu<cuda::std::complex<T>, n, F, Group, ComplexFactorsInSharedMemory>;
         vector<real_lu, real_blocks + own_filter> real;
         vector<complex_lu, complex_blocks> complex;
 
@@ -502,6 +551,16 @@ private:
         ++report.linear_iterations;
         return weighted_rms_norm(error, tol, y, y_new);
     }
+};
+
+/// The cuda backend's variant of an implicit Runge-Kutta method whose complex factors fit
+/// shared memory.
+template <implicit_runge_kutta_tableau Tableau, class System>
+struct thread_shared_variant<implicit_runge_kutta<Tableau, false>, System> {
+    using method = implicit_runge_kutta<Tableau, false>;
+    using type =
+        cuda::std::conditional_t<method::template complex_factors_fit_shared_memory<System>,
+                                 implicit_runge_kutta<Tableau, true>, method>;
 };
 
 }  // namespace cubie

@@ -35,6 +35,7 @@
 
 #include <cuda/std/array>
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 #include "cubie/algorithms/failed_step.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock_tableau.hpp"
@@ -42,6 +43,7 @@
 #include "cubie/controllers/error_norm.hpp"
 #include "cubie/core/config.hpp"
 #include "cubie/core/static_for.hpp"
+#include "cubie/core/thread_shared.hpp"
 #include "cubie/core/vector.hpp"
 #include "cubie/linear/dense_lu.hpp"
 #include "cubie/linear/implicit_step_report.hpp"
@@ -51,7 +53,10 @@
 
 namespace cubie {
 
-template <rosenbrock_tableau Tableau>
+/// FactorsInSharedMemory: the variant the cuda backend's kernels take where the factors of
+/// W in the system's pattern fit shared memory and crowd the registers (thread_shared_variant,
+/// at the end of this file); a user names rosenbrock<Tableau> (rodas5p, ...).
+template <rosenbrock_tableau Tableau, bool FactorsInSharedMemory = false>
 struct rosenbrock {
     static_assert(check_rosenbrock_tableau<Tableau>(),
                   "inconsistent Rosenbrock tableau: structure, row sums or order conditions fail");
@@ -70,6 +75,44 @@ struct rosenbrock {
     /// larger system's trajectories several (measured faster on Pollution).
     static constexpr bool cooperative = true;
     static constexpr bool lanes_by_default = true;
+
+    /// Bytes of the factors of System's W, on one thread in its pattern; 0 where W is
+    /// factored densely.
+    template <class System>
+    static constexpr int factor_bytes() {
+        using T = typename System::value_type;
+        if constexpr (factored_in_pattern<System>)
+            return thread_factor_entries<T, System>() * int(sizeof(T));
+        else
+            return 0;
+    }
+
+    /// Values a step keeps for System, as the choice below counts them: the stage
+    /// increments (s N) and the factors of W.
+    template <class System>
+    static constexpr int step_values() {
+        return stages * System::n_states +
+               thread_factor_entries<typename System::value_type, System>();
+    }
+
+    /// Whether W's factors in System's pattern go to shared memory on the device
+    /// (core/thread_shared.hpp) in the variant that keeps them there: where a step keeps
+    /// more than thread_shared_past_values (step_values), and the factors take at most
+    /// thread_shared_most_bytes. Rodas5P on Lorenz 96 at 32 sites in float
+    /// (468 values; 212 entries, 848 bytes) then spills nothing, where it spilled 2,248
+    /// bytes a thread, and its kernel took 32.8 ms in place of 48.7 at 2^20 trajectories on
+    /// one H200 (bench/RESULTS.md). Without spills too, Rosenbrock23 there (308 values) took
+    /// 2.6 times as long, Rodas4 (404) 1.6 times: the spills they keep in registers fit the
+    /// L1 cache that the factors take.
+    template <class System>
+    static constexpr bool factors_fit_shared_memory =
+        factor_bytes<System>() > 0 && factor_bytes<System>() <=
+                                          thread_shared_most_bytes&& step_values<System>() >
+                                          thread_shared_past_values;
+    /// Bytes of shared memory a thread keeps the factors in for System; 0 in registers.
+    template <class System>
+    static constexpr int thread_shared_bytes =
+        FactorsInSharedMemory&& factors_fit_shared_memory<System> ? factor_bytes<System>() : 0;
 
     /// Order q of the local error estimate's leading term h^(q+1).
     static constexpr int error_estimate_order =
@@ -225,7 +268,7 @@ private:
         constexpr int G = Group::size;
         using part = part_of<Group, State>;
         constexpr int slots = static_cast<int>(size_of<part>);
-        using lu_type = iteration_lu<T, n, F, Group>;
+        using lu_type = iteration_lu<T, n, F, Group, FactorsInSharedMemory>;
         typename lu_type::rows_type W;
         {
             typename dense_lu<T, n>::matrix J;
@@ -342,6 +385,14 @@ public:
         for (int s = 1; s < stages; ++s) first_point_again = first_point_again || same_point(s, 0);
         return sums_from == stages || first_point_again;
     }();
+};
+
+/// The cuda backend's variant of a Rosenbrock method whose factors fit shared memory.
+template <rosenbrock_tableau Tableau, class System>
+struct thread_shared_variant<rosenbrock<Tableau, false>, System> {
+    using method = rosenbrock<Tableau, false>;
+    using type = cuda::std::conditional_t<method::template factors_fit_shared_memory<System>,
+                                          rosenbrock<Tableau, true>, method>;
 };
 
 }  // namespace cubie
