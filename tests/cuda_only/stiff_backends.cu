@@ -38,14 +38,19 @@ namespace {
 
 constexpr std::size_t n = 64;
 
+/// A system's default state for each of `count` trajectories.
+template <class System>
+std::vector<typename System::value_type> default_states(std::size_t count) {
+    std::vector<typename System::value_type> y0(System::n_states * count);
+    for (int s = 0; s < System::n_states; ++s)
+        for (std::size_t i = 0; i < count; ++i) y0[s * count + i] = System::default_state[s];
+    return y0;
+}
+
 /// Pollution's initial state for each of `count` trajectories, and its settings to t = 60.
 template <class T>
 std::vector<T> pollution_states(std::size_t count = n) {
-    using pollution = catalogue::pollution<T>;
-    std::vector<T> y0(pollution::n_states * count);
-    for (int s = 0; s < pollution::n_states; ++s)
-        for (std::size_t i = 0; i < count; ++i) y0[s * count + i] = pollution::default_state[s];
-    return y0;
+    return default_states<catalogue::pollution<T>>(count);
 }
 
 /// `count` values log-spaced over [low, high].
@@ -88,6 +93,38 @@ void check_same_bits(const batch_result<T>& a, const batch_result<T>& b, int sta
         CHECK(a.rejected_steps[i] == b.rejected_steps[i]);
         for (int v = 0; v < states; ++v) CHECK(a.final_state(v, i) == b.final_state(v, i));
     }
+}
+
+/// The cuda backend's choice for a batch of filled_batch(), static and balanced, against the
+/// same method in registers (blocks of 128 threads, which a variant is not taken for):
+/// `shared` bytes of shared memory a block where the device holds them, less local memory
+/// than in registers one trajectory per thread, and the same bits. Returns the static and the
+/// balanced solve.
+template <class Solver, class Settings>
+std::vector<batch_result<float>> check_variant_against_registers(const Solver& s,
+                                                                 const batch_inputs<float>& inputs,
+                                                                 const Settings& settings,
+                                                                 std::size_t shared, int states) {
+    const bool held = device_holds(shared);
+    const auto in_registers =
+        s.solve(inputs, settings,
+                backends::cuda{.block_size = 128, .scheduling = scheduling::static_mapping});
+    REQUIRE(in_registers.kernel.has_value());
+    CHECK(in_registers.failures() == 0);
+    CHECK(in_registers.kernel->shared_bytes == 0);
+    std::vector<batch_result<float>> variants;
+    for (const scheduling mapping : {scheduling::static_mapping, scheduling::balanced}) {
+        const std::string name = scheduling_name(mapping);
+        CAPTURE(name);
+        auto variant = s.solve(inputs, settings, backends::cuda{.scheduling = mapping});
+        REQUIRE(variant.kernel.has_value());
+        CHECK(variant.kernel->shared_bytes == (held ? shared : 0));
+        if (held && mapping == scheduling::static_mapping)
+            CHECK(variant.kernel->local_bytes < in_registers.kernel->local_bytes);
+        check_same_bits(variant, in_registers, states);
+        variants.push_back(std::move(variant));
+    }
+    return variants;
 }
 template <class Controller>
 solve_settings<Controller> pollution_settings(double tol) {
@@ -232,25 +269,7 @@ TEST_CASE("radau_iia_5: the Pollution kernels in float keep the complex factors 
     const std::vector<float> k1 = log_spaced<float>(count, 3.5e-2, 3.5);
     const batch_inputs<float> inputs{count, y0, k1};
     const auto settings = pollution_settings<gustafsson_controller>(1e-5);
-    const std::size_t shared = 94 * 8 * thread_shared_block;
-    const bool held = device_holds(shared);
-
-    const auto in_registers =
-        s.solve(inputs, settings,
-                backends::cuda{.block_size = 128, .scheduling = scheduling::static_mapping});
-    REQUIRE(in_registers.kernel.has_value());
-    CHECK(in_registers.failures() == 0);
-    CHECK(in_registers.kernel->shared_bytes == 0);
-    for (const scheduling mapping : {scheduling::static_mapping, scheduling::balanced}) {
-        const std::string name = scheduling_name(mapping);
-        CAPTURE(name);
-        const auto variant = s.solve(inputs, settings, backends::cuda{.scheduling = mapping});
-        REQUIRE(variant.kernel.has_value());
-        CHECK(variant.kernel->shared_bytes == (held ? shared : 0));
-        if (held && mapping == scheduling::static_mapping)
-            CHECK(variant.kernel->local_bytes < in_registers.kernel->local_bytes);
-        check_same_bits(variant, in_registers, 20);
-    }
+    check_variant_against_registers(s, inputs, settings, 94 * 8 * thread_shared_block, 20);
 }
 
 // Rodas5P on Lorenz 96 at 32 sites in float keeps 468 values a step (rosenbrock.hpp,
@@ -271,9 +290,7 @@ TEST_CASE(
     using lorenz96 = catalogue::lorenz96<float>;
     const solver<lorenz96, rodas5p, pi_controller> s;
     const std::size_t count = filled_batch();
-    std::vector<float> y0(lorenz96::n_states * count);
-    for (int v = 0; v < lorenz96::n_states; ++v)
-        for (std::size_t i = 0; i < count; ++i) y0[v * count + i] = lorenz96::default_state[v];
+    const std::vector<float> y0 = default_states<lorenz96>(count);
     const std::vector<float> forcing = log_spaced<float>(count, 6, 10);
     const batch_inputs<float> inputs{count, y0, forcing};
     solve_settings<pi_controller> settings;
@@ -281,21 +298,8 @@ TEST_CASE(
     settings.dt = 2.0 / 1024;
     settings.atol = settings.rtol = {1e-5};
     const std::size_t shared = 212 * 4 * thread_shared_block;
-    const bool held = device_holds(shared);
-
-    const auto in_registers =
-        s.solve(inputs, settings,
-                backends::cuda{.block_size = 128, .scheduling = scheduling::static_mapping});
-    REQUIRE(in_registers.kernel.has_value());
-    CHECK(in_registers.failures() == 0);
-    CHECK(in_registers.kernel->shared_bytes == 0);
-    for (const scheduling mapping : {scheduling::static_mapping, scheduling::balanced}) {
-        const std::string name = scheduling_name(mapping);
-        CAPTURE(name);
-        const auto variant = s.solve(inputs, settings, backends::cuda{.scheduling = mapping});
-        REQUIRE(variant.kernel.has_value());
-        CHECK(variant.kernel->shared_bytes == (held ? shared : 0));
-        if (held) CHECK(variant.kernel->local_bytes == 0);
-        check_same_bits(variant, in_registers, lorenz96::n_states);
-    }
+    const auto variants =
+        check_variant_against_registers(s, inputs, settings, shared, lorenz96::n_states);
+    if (device_holds(shared))
+        for (const auto& variant : variants) CHECK(variant.kernel->local_bytes == 0);
 }
