@@ -1,8 +1,8 @@
 // sparse_lu: the plan made from a pattern (pivot order, fill, operation counts on patterns
 // whose counts are known), solutions against dense_lu's and exact integer ones, entries
-// outside the pattern never read, the refusals, and which LU iteration_lu picks. Under nvcc
-// the factorisations and solves run in a kernel, one thread per matrix; the checks run on
-// the host in long double.
+// outside the pattern never read, the refusals, which LU iteration_lu picks, and the same
+// solutions with the factors in shared memory. Under nvcc the factorisations and solves run
+// in a kernel, one thread per matrix; the checks run on the host in long double.
 
 #include <doctest/doctest.h>
 
@@ -227,11 +227,16 @@ TEST_CASE_TEMPLATE(
     const auto A_nan = dominant_matrices<T, N>(pollution_pattern::jacobian_pattern, count,
                                                std::numeric_limits<T>::quiet_NaN());
     const solved<T, N> s_nan = solve_all<T, pollution_pattern>(A_nan, b);
+    // With the factors in shared memory (rosenbrock.hpp's variant): the same operations on
+    // the same values, the same bits. On the host the factors are an array either way.
+    const solved<T, N> s_shared = solve_all<T, pollution_pattern, true>(A, b);
     const long double eps = std::numeric_limits<T>::epsilon();
     for (int m = 0; m < count; ++m) {
         REQUIRE(s.factored[m]);
         REQUIRE(s_nan.factored[m]);
+        REQUIRE(s_shared.factored[m]);
         for (int i = 0; i < N; ++i) CHECK(s_nan.x[m][i] == s.x[m][i]);
+        for (int i = 0; i < N; ++i) CHECK(s_shared.x[m][i] == s.x[m][i]);
         // Backward stable: the residual is a few eps of the terms it sums.
         CHECK(backward_error(A[m], s.x[m], b[m], pollution_pattern::jacobian_pattern) <
               8 * N * eps);
@@ -267,8 +272,9 @@ TEST_CASE_TEMPLATE(
     for (int m = 0; m < count; ++m)
         for (int i = 0; i < N; ++i) b[m][i] = complex(re[m][i], im[m + 1][i]);
     const solved<complex, N> s = solve_all<complex, pollution_pattern>(A, b);
-    // With the factors in shared memory (float's 752 bytes a thread; double's would not fit
-    // a block): the same operations on the same values, the same bits.
+    // With the factors in shared memory (implicit_runge_kutta.hpp's variant; float's 752
+    // bytes a thread, double's would not fit a block): the same operations on the same
+    // values, the same bits. On the host the factors are an array either way.
     if constexpr (std::is_same_v<T, float>) {
         const solved<complex, N> shared = solve_all<complex, pollution_pattern, true>(A, b);
         for (int m = 0; m < count; ++m) {

@@ -90,8 +90,13 @@ def short_kernel_name(demangled):
         demangled)
     if lanes := re.search(r"cubie::on_lanes<.*?, (\d+)>", demangled):
         parts.append(f"{lanes.group(1)} lanes")  # threads per trajectory (on_lanes.hpp)
+    # The methods' variants that keep values in shared memory (core/thread_shared.hpp).
     if template_arguments(demangled, "cubie::dirk<")[2:] == ["true"]:
-        parts.append("stages in shared memory")  # dirk's variant (core/thread_shared.hpp)
+        parts.append("stages in shared memory")
+    if template_arguments(demangled, "cubie::rosenbrock<")[1:] == ["true"]:
+        parts.append("factors in shared memory")
+    if template_arguments(demangled, "cubie::implicit_runge_kutta<")[1:] == ["true"]:
+        parts.append("complex factors in shared memory")
     if "balanced_kernel<" in demangled:
         parts.append("balanced")  # threads that take trajectories in turn (cuda.hpp)
     return ", ".join(dict.fromkeys(parts)) or demangled[:120]

@@ -3,10 +3,12 @@
 // and work compared between backends::host and backends::cuda. The two differ only in
 // rounding (nvcc contracts to FMA, the host compiler need not), which an adaptive solve may
 // amplify into a different step sequence, so final states are compared in units of the
-// tolerance and step counts within a few steps, not bit for bit. And rodas5p's Pollution
-// kernels in float hold everything in registers, kvaerno5's and radau_iia_5's in registers and
-// shared memory: kvaerno5 is compared in float too, where its stage derivatives are in shared
-// memory (core/thread_shared.hpp) on the device and in an array on the host.
+// tolerance and step counts within a few steps, not bit for bit. kvaerno5 and radau_iia_5 are
+// compared in float too, on a batch for which the device keeps their stage derivatives and
+// complex factors in shared memory (core/thread_shared.hpp) and the host in arrays. And the
+// kernels' memory: rodas5p's Pollution kernels in float hold everything in registers; the
+// variants that keep values in shared memory (kvaerno5's and radau_iia_5's on Pollution,
+// rodas5p's on Lorenz 96, in float) give the same bits as the methods in registers.
 
 #include <cuda_runtime_api.h>
 #include <doctest/doctest.h>
@@ -21,6 +23,7 @@
 
 #include "cubie/algorithms/dirk/kvaerno5.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/radau_iia_5.hpp"
+#include "cubie/algorithms/on_lanes.hpp"
 #include "cubie/algorithms/rosenbrock/rodas4.hpp"
 #include "cubie/algorithms/rosenbrock/rodas5p.hpp"
 #include "cubie/algorithms/rosenbrock/rosenbrock23.hpp"
@@ -31,6 +34,7 @@
 #include "cubie/controllers/gustafsson_controller.hpp"
 #include "cubie/controllers/pi_controller.hpp"
 #include "cubie/solver/solver.hpp"
+#include "cubie/systems/right_hand_side.hpp"
 
 using namespace cubie;
 
@@ -136,18 +140,18 @@ solve_settings<Controller> pollution_settings(double tol) {
 }
 
 template <class T, class Method, class Controller = pi_controller>
-void check_backends_agree(double tol) {
+void check_backends_agree(double tol, std::size_t count = n) {
     using pollution = catalogue::pollution<T>;
     INFO(Method::name);
-    const std::vector<T> k1 = log_spaced<T>(n, 3.5e-2, 3.5);
+    const std::vector<T> k1 = log_spaced<T>(count, 3.5e-2, 3.5);
     const auto settings = pollution_settings<Controller>(tol);
     const solver<pollution, Method, Controller> s;
-    const std::vector<T> y0 = pollution_states<T>();
-    const batch_inputs<T> inputs{n, y0, k1};
+    const std::vector<T> y0 = pollution_states<T>(count);
+    const batch_inputs<T> inputs{count, y0, k1};
     const auto host = s.solve(inputs, settings, backends::host{});
     const auto device = s.solve(inputs, settings, backends::cuda{});
     REQUIRE(host.failures() == 0);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
         CAPTURE(i);
         CHECK(device.statuses[i] == host.statuses[i]);
         double worst = 0;
@@ -172,7 +176,8 @@ TEST_CASE("stiff methods: host and cuda backends agree on a Pollution sweep") {
     check_backends_agree<double, rodas5p>(1e-8);
     check_backends_agree<double, kvaerno5>(1e-8);
     check_backends_agree<double, radau_iia_5, gustafsson_controller>(1e-8);
-    check_backends_agree<float, kvaerno5>(1e-5);
+    check_backends_agree<float, kvaerno5>(1e-5, filled_batch());
+    check_backends_agree<float, radau_iia_5, gustafsson_controller>(1e-5, filled_batch());
 }
 
 // No local memory for float systems of a few tens of states: rodas5p's Pollution kernels
@@ -283,6 +288,28 @@ static_assert(rodas5p_shared::thread_shared_bytes<catalogue::lorenz96<float>> ==
 static_assert(
     std::is_same_v<thread_shared_variant_t<rodas5p, catalogue::pollution<float>>, rodas5p>);
 static_assert(std::is_same_v<thread_shared_variant_t<rodas4, catalogue::lorenz96<float>>, rodas4>);
+
+// On lanes: dirk's variant keeps each lane's stage derivatives, the factor variants only a
+// thread's factors, which lanes share in registers instead.
+static_assert(
+    std::is_same_v<thread_shared_variant_t<on_lanes<kvaerno5, 4>, catalogue::pollution<float>>,
+                   on_lanes<kvaerno5_shared, 4>>);
+static_assert(
+    std::is_same_v<thread_shared_variant_t<on_lanes<radau_iia_5, 4>, catalogue::pollution<float>>,
+                   on_lanes<radau_iia_5, 4>>);
+static_assert(
+    std::is_same_v<thread_shared_variant_t<on_lanes<radau_iia_5, 1>, catalogue::pollution<float>>,
+                   on_lanes<radau_iia_5_shared, 1>>);
+static_assert(on_lanes<rodas5p_shared, 4>::thread_shared_bytes<catalogue::lorenz96<float>> == 0);
+static_assert(on_lanes<rodas5p_shared, 1>::thread_shared_bytes<catalogue::lorenz96<float>> == 848);
+
+// A variant named for a system whose factors it does not keep in shared memory keeps them in
+// registers, as it declares no bytes of it.
+static_assert(rodas5p_shared::thread_shared_bytes<catalogue::pollution<float>> == 0);
+static_assert(
+    !rodas5p_shared::factors_in_shared_memory<right_hand_side<catalogue::pollution<float>>>());
+static_assert(
+    rodas5p_shared::factors_in_shared_memory<right_hand_side<catalogue::lorenz96<float>>>());
 
 TEST_CASE(
     "rodas5p: the Lorenz 96 kernels in float keep W's factors in shared memory, and "

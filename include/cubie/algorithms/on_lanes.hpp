@@ -74,12 +74,31 @@ constexpr bool lanes_by_default() {
     };
 }
 
+/// Whether Algorithm's variant that keeps values in shared memory keeps them on several
+/// lanes too (`thread_shared_on_lanes = true`: dirk's stage derivatives, which every lane
+/// holds whole in its own words). The factor variants of rosenbrock and implicit Runge-Kutta
+/// methods keep a thread's factors, where lanes share their matrices' rows in registers
+/// (cooperative_lu): on lanes they would hold shared memory they do not use.
+template <class Algorithm>
+constexpr bool thread_shared_on_lanes() {
+    return requires {
+        requires Algorithm::thread_shared_on_lanes;
+    };
+}
+
 template <stepper Algorithm, int Lanes>
 struct on_lanes : Algorithm {
     static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0,
                   "a trajectory takes 1, 2, 4, 8, 16 or 32 lanes of a warp");
     static_assert(Lanes == 1 || is_cooperative<Algorithm>() || !is_implicit<Algorithm>(),
                   "this method's steps are taken by one thread: use on_lanes<Algorithm, 1>");
+
+    /// The shared memory a lane keeps for System (core/thread_shared.hpp): the method's on
+    /// one lane or where it keeps it on lanes too, else none.
+    template <class System>
+    static constexpr int thread_shared_bytes = Lanes == 1 || thread_shared_on_lanes<Algorithm>()
+                                                   ? thread_shared_bytes_of<Algorithm, System>
+                                                   : 0;
 
     template <class F, class State, class T = typename F::value_type>
     CUBIE_HD static void step(const F& f, T t, T dt, const State& y, const State& dydt,
@@ -260,15 +279,14 @@ struct mapped<System, on_lanes<Algorithm, Lanes>, DealsOut, RecordedValues> {
 template <class System, class Algorithm, bool DealsOut = true, int RecordedValues = 0>
 using mapped_algorithm = typename detail::mapped<System, Algorithm, DealsOut, RecordedValues>::type;
 
-/// On one lane, the method's variant that keeps values in shared memory; on several, the
-/// method itself: the variants lay out one thread's values (dirk's stage derivatives,
-/// implicit Runge-Kutta's one-lane factors), where lanes share the rows of their matrices
-/// in registers (cooperative_lu).
+/// On one lane, the method's variant that keeps values in shared memory; on several, that
+/// variant where it keeps them on lanes too, else the method itself.
 template <class Algorithm, int Lanes, class System>
 struct thread_shared_variant<on_lanes<Algorithm, Lanes>, System> {
-    using type = on_lanes<
-        cuda::std::conditional_t<Lanes == 1, thread_shared_variant_t<Algorithm, System>, Algorithm>,
-        Lanes>;
+    using variant = thread_shared_variant_t<Algorithm, System>;
+    using type = on_lanes<cuda::std::conditional_t<Lanes == 1 || thread_shared_on_lanes<variant>(),
+                                                   variant, Algorithm>,
+                          Lanes>;
 };
 
 }  // namespace cubie

@@ -464,10 +464,12 @@ private:
     /// The fewest trajectories a solve takes a variant that keeps values in shared memory
     /// for: half of thread_shared_block threads on every multiprocessor of its devices.
     /// Fewer leave few threads on each, whose spills the L1 cache holds, and each waits on
-    /// its loads from shared memory: on one H200 (132 multiprocessors, bench/RESULTS.md),
-    /// the variants of radau_iia_5 on Pollution and of rodas5p on Lorenz 96 in float took
-    /// 1.3 and 1.9 times as long as the methods in registers at 2^14 trajectories, and 0.59
-    /// and 1.04 times at 2^15 (kvaerno5's on Pollution: 0.94 at both).
+    /// its loads from shared memory. On one H200 (132 multiprocessors, bench/RESULTS.md;
+    /// variant against registers in blocks of 128 threads), the variants of radau_iia_5 on
+    /// Pollution and of rodas5p on Lorenz 96 in float took 1.30 and 1.92 times as long at
+    /// 2^14 trajectories, 0.59 and 1.04 times at 2^15; kvaerno5's on Pollution, which gives
+    /// up its variant below this batch too, 0.94 and 0.80. The whole batch counts, however
+    /// it is chunked.
     std::size_t thread_shared_batch() const {
         std::size_t multiprocessors = 0;
         for (int device : chosen_devices()) {

@@ -38,11 +38,13 @@ inline constexpr int thread_shared_most_bytes = 880;
 
 /// Values a thread's step keeps, as a method counts them, past which its variant keeps some
 /// of them in shared memory (implicit_runge_kutta.hpp's complex factors, rosenbrock.hpp's
-/// factors): 5/3 of a thread's 255 registers. Measured in float on one H200 from 2^15 to
-/// 2^20 trajectories (bench/RESULTS.md): Radau IIA 5 on Pollution (442 values) and Rodas5P
-/// on Lorenz 96 at 32 sites (468) ran 1.2 to 1.7 times as fast with the variant; Rodas4 on
-/// Lorenz 96 (404), Radau IIA 5 on the ring modulator (321) and Radau IIA 3 on Pollution
-/// (308) ran slower with it, up to 2.6 times.
+/// factors): 5/3 of a thread's 255 registers. Measured in float on one H200
+/// (bench/RESULTS.md): with the variant, Radau IIA 5 on Pollution (442 values) and Rodas5P
+/// on Lorenz 96 at 32 sites (468) ran 1.04 to 1.74 times as fast from 2^16 to 2^20
+/// trajectories (0.95 to 1.43 at 2^15); Rodas4 on Lorenz 96 (404), Radau IIA 3 on Pollution
+/// (402) and Rosenbrock23 on Lorenz 96 (308) ran slower at every size measured, up to 2.6
+/// times, and Radau IIA 5 on the ring modulator (321) 2.2 times slower at 2^17, 1.17 times
+/// faster at 2^20.
 inline constexpr int thread_shared_past_values = 425;
 
 /// The variant of Algorithm that keeps values in shared memory for System, where it has one

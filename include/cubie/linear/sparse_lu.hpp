@@ -43,9 +43,10 @@
 //
 // FactorsInSharedMemory keeps the factors in the thread's words of the block's shared memory
 // on the device (core/thread_shared.hpp) in place of registers, for a method whose other
-// values fill them (implicit_runge_kutta.hpp's complex factors): the factorisation works on
-// them there, and each solve reads them there. A complex element takes two rows of words,
-// its real and its imaginary parts. On the host the factors are a member array either way.
+// values fill them (implicit_runge_kutta.hpp's complex factors, rosenbrock.hpp's W): the
+// factorisation works on them there, and each solve reads them there. A complex element takes two
+// rows of words, its real and its imaginary parts. On the host the factors are a member array
+// either way.
 
 #include <cuda/std/array>
 #include <cuda/std/cmath>

@@ -198,10 +198,13 @@ struct dirk {
     template <class State>
     static constexpr bool stages_fit_shared_memory =
         stage_bytes<State>() > 320 && stage_bytes<State>() <= 640;
+    /// Every lane of a tile holds the stage derivatives whole, each in its own words: the
+    /// variant keeps them in shared memory on lanes too (algorithms/on_lanes.hpp).
+    static constexpr bool thread_shared_on_lanes = true;
     /// Whether this variant keeps the stage derivatives for states of type State there.
     template <class State>
-    static constexpr bool stages_in_shared_memory =
-        StagesInSharedMemory&& stages_fit_shared_memory<State>;
+    static constexpr bool stages_in_shared_memory = (StagesInSharedMemory &&
+                                                     stages_fit_shared_memory<State>);
     /// Bytes of shared memory a thread keeps its stage derivatives in for System; 0 in
     /// registers.
     template <class System>

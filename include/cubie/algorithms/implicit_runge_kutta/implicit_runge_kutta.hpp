@@ -86,6 +86,7 @@
 #include <cuda/std/cmath>
 #include <cuda/std/complex>
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 #include "cubie/algorithms/failed_step.hpp"
 #include "cubie/algorithms/implicit_runge_kutta/implicit_runge_kutta_tableau.hpp"
@@ -128,7 +129,8 @@ struct implicit_runge_kutta {
     static constexpr bool cooperative = true;
 
     /// Bytes of the factors of System's complex iteration matrix, on one thread in its
-    /// pattern; 0 where the method has no complex block or the matrix is factored densely.
+    /// pattern; 0 where the method has no complex block or more than one (their factors
+    /// would share the thread's words), or the matrix is factored densely.
     template <class System>
     static constexpr int complex_factor_bytes() {
         using complex = cuda::std::complex<typename System::value_type>;
@@ -140,36 +142,50 @@ struct implicit_runge_kutta {
 
     /// Values a thread keeps through the Newton iteration for System, as the choice below
     /// counts them: the iterates W and the corrections (2 s N), the factors of every
-    /// iteration matrix (a complex entry counts twice; N^2 where factored densely), y and
-    /// the weights (2 N).
+    /// iteration matrix, the error filter's own included where it has one (a complex entry
+    /// counts twice; N^2 where factored densely), y and the weights (2 N).
     template <class System>
     static constexpr int iteration_values() {
         using T = typename System::value_type;
         constexpr int n = System::n_states;
-        return 2 * stages * n + real_blocks * thread_factor_entries<T, System>() +
+        constexpr int own_filter = has_error_estimate && filter_block < 0 ? 1 : 0;
+        return 2 * stages * n + (real_blocks + own_filter) * thread_factor_entries<T, System>() +
                2 * complex_blocks * thread_factor_entries<cuda::std::complex<T>, System>() + 2 * n;
     }
 
     /// Whether the complex factors go to shared memory on the device (core/thread_shared.hpp)
     /// in the variant that keeps them there: where the iteration keeps more than
     /// thread_shared_past_values (iteration_values), and the factors take at most
-    /// thread_shared_most_bytes. Radau IIA 5 on Pollution in float (442
-    /// values, 752 bytes) then spills 376 bytes a thread in place of 1,032, with the same
-    /// bits, and its kernel took 13.1 ms in place of 20.4 at 2^20 trajectories on one H200
-    /// (bench/RESULTS.md); Radau IIA 3 there (308 values) took 1.24 times as long with the
-    /// variant, Radau IIA 5 on the ring modulator (321) 2.2 times at 2^17.
+    /// thread_shared_most_bytes. Radau IIA 5 on Pollution in float (442 values, 752 bytes)
+    /// then spills 376 bytes a thread in place of 1,032, with the same bits, and its kernel
+    /// took 13.1 ms in place of 20.4 at 2^20 trajectories on one H200 (bench/RESULTS.md);
+    /// with the variant Radau IIA 3 there (402 values) took 1.24 times as long, and Radau IIA
+    /// 5 on the ring modulator (321) 2.4 to 2.5 times at 2^14 and 2.2 at 2^17 (0.86 at
+    /// 2^20, over a shorter span).
     template <class System>
-    static constexpr bool complex_factors_fit_shared_memory =
-        complex_factor_bytes<System>() > 0 &&
-        complex_factor_bytes<System>() <= thread_shared_most_bytes&& iteration_values<System>() >
-            thread_shared_past_values;
+    static constexpr bool complex_factors_to_shared_memory = [] {
+        constexpr int bytes = complex_factor_bytes<System>();
+        return bytes > 0 && bytes <= thread_shared_most_bytes &&
+               iteration_values<System>() > thread_shared_past_values;
+    }();
     /// Bytes of shared memory a thread keeps the complex factors in for System; 0 in
     /// registers.
     template <class System>
-    static constexpr int thread_shared_bytes =
-        ComplexFactorsInSharedMemory&& complex_factors_fit_shared_memory<System>
-            ? complex_factor_bytes<System>()
-            : 0;
+    static constexpr int thread_shared_bytes = (ComplexFactorsInSharedMemory &&
+                                                complex_factors_to_shared_memory<System>)
+                                                   ? complex_factor_bytes<System>()
+                                                   : 0;
+
+    /// Whether the steps for a right-hand side F keep the complex factors in shared memory:
+    /// only where this variant declares their bytes for F's system, which the cuda backend
+    /// gives each block.
+    template <class F>
+    static constexpr bool complex_factors_in_shared_memory() {
+        if constexpr (requires { typename F::system_type; })
+            return thread_shared_bytes<typename F::system_type> > 0;
+        else
+            return false;
+    }
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
     static constexpr int error_estimate_order = [] {
@@ -323,7 +339,7 @@ private:
         static constexpr int own_filter = Filter && filter_block < 0 ? 1 : 0;
         using real_lu = iteration_lu<T, n, F, Group>;
         using complex_lu =
-            iteration_lu<cuda::std::complex<T>, n, F, Group, ComplexFactorsInSharedMemory>;
+            iteration_lu<cuda::std::complex<T>, n, F, Group, complex_factors_in_shared_memory<F>()>;
         vector<real_lu, real_blocks + own_filter> real;
         vector<complex_lu, complex_blocks> complex;
 
@@ -558,9 +574,8 @@ private:
 template <implicit_runge_kutta_tableau Tableau, class System>
 struct thread_shared_variant<implicit_runge_kutta<Tableau, false>, System> {
     using method = implicit_runge_kutta<Tableau, false>;
-    using type =
-        cuda::std::conditional_t<method::template complex_factors_fit_shared_memory<System>,
-                                 implicit_runge_kutta<Tableau, true>, method>;
+    using type = cuda::std::conditional_t<method::template complex_factors_to_shared_memory<System>,
+                                          implicit_runge_kutta<Tableau, true>, method>;
 };
 
 }  // namespace cubie

@@ -55,7 +55,8 @@ namespace cubie {
 
 /// FactorsInSharedMemory: the variant the cuda backend's kernels take where the factors of
 /// W in the system's pattern fit shared memory and crowd the registers (thread_shared_variant,
-/// at the end of this file); a user names rosenbrock<Tableau> (rodas5p, ...).
+/// at the end of this file; factors_to_shared_memory); a user names rosenbrock<Tableau>
+/// (rodas5p, ...).
 template <rosenbrock_tableau Tableau, bool FactorsInSharedMemory = false>
 struct rosenbrock {
     static_assert(check_rosenbrock_tableau<Tableau>(),
@@ -98,21 +99,35 @@ struct rosenbrock {
     /// Whether W's factors in System's pattern go to shared memory on the device
     /// (core/thread_shared.hpp) in the variant that keeps them there: where a step keeps
     /// more than thread_shared_past_values (step_values), and the factors take at most
-    /// thread_shared_most_bytes. Rodas5P on Lorenz 96 at 32 sites in float
-    /// (468 values; 212 entries, 848 bytes) then spills nothing, where it spilled 2,248
-    /// bytes a thread, and its kernel took 32.8 ms in place of 48.7 at 2^20 trajectories on
-    /// one H200 (bench/RESULTS.md). Without spills too, Rosenbrock23 there (308 values) took
-    /// 2.6 times as long, Rodas4 (404) 1.6 times: the spills they keep in registers fit the
-    /// L1 cache that the factors take.
+    /// thread_shared_most_bytes. Rodas5P on Lorenz 96 at 32 sites in float (468 values; 212
+    /// entries, 848 bytes) then spills nothing, where it spilled 2,248 bytes a thread, and
+    /// its kernel took 32.1 ms in place of 47.8 at 2^20 trajectories on one H200
+    /// (bench/RESULTS.md). Rosenbrock23 there (308 values), without spills too, took 2.6
+    /// times as long with the variant, and Rodas4 (404) 1.4 to 2.6 times: the spills they
+    /// keep in registers fit the L1 cache that the factors take.
     template <class System>
-    static constexpr bool factors_fit_shared_memory =
-        factor_bytes<System>() > 0 && factor_bytes<System>() <=
-                                          thread_shared_most_bytes&& step_values<System>() >
-                                          thread_shared_past_values;
+    static constexpr bool factors_to_shared_memory = [] {
+        constexpr int bytes = factor_bytes<System>();
+        return bytes > 0 && bytes <= thread_shared_most_bytes &&
+               step_values<System>() > thread_shared_past_values;
+    }();
     /// Bytes of shared memory a thread keeps the factors in for System; 0 in registers.
     template <class System>
-    static constexpr int thread_shared_bytes =
-        FactorsInSharedMemory&& factors_fit_shared_memory<System> ? factor_bytes<System>() : 0;
+    static constexpr int thread_shared_bytes = (FactorsInSharedMemory &&
+                                                factors_to_shared_memory<System>)
+                                                   ? factor_bytes<System>()
+                                                   : 0;
+
+    /// Whether the steps for a right-hand side F keep W's factors in shared memory: only where
+    /// this variant declares their bytes for F's system, which the cuda backend gives each
+    /// block.
+    template <class F>
+    static constexpr bool factors_in_shared_memory() {
+        if constexpr (requires { typename F::system_type; })
+            return thread_shared_bytes<typename F::system_type> > 0;
+        else
+            return false;
+    }
 
     /// Order q of the local error estimate's leading term h^(q+1).
     static constexpr int error_estimate_order =
@@ -268,7 +283,7 @@ private:
         constexpr int G = Group::size;
         using part = part_of<Group, State>;
         constexpr int slots = static_cast<int>(size_of<part>);
-        using lu_type = iteration_lu<T, n, F, Group, FactorsInSharedMemory>;
+        using lu_type = iteration_lu<T, n, F, Group, factors_in_shared_memory<F>()>;
         typename lu_type::rows_type W;
         {
             typename dense_lu<T, n>::matrix J;
@@ -391,7 +406,7 @@ public:
 template <rosenbrock_tableau Tableau, class System>
 struct thread_shared_variant<rosenbrock<Tableau, false>, System> {
     using method = rosenbrock<Tableau, false>;
-    using type = cuda::std::conditional_t<method::template factors_fit_shared_memory<System>,
+    using type = cuda::std::conditional_t<method::template factors_to_shared_memory<System>,
                                           rosenbrock<Tableau, true>, method>;
 };
 
