@@ -42,7 +42,7 @@ inline constexpr int thread_shared_most_bytes = 880;
 /// (bench/RESULTS.md): with the variant, Radau IIA 5 on Pollution (442 values) and Rodas5P
 /// on Lorenz 96 at 32 sites (468) ran 1.04 to 1.74 times as fast from 2^16 to 2^20
 /// trajectories (0.95 to 1.43 at 2^15); Rodas4 on Lorenz 96 (404), Radau IIA 3 on Pollution
-/// (402) and Rosenbrock23 on Lorenz 96 (308) ran slower at every size measured, up to 2.6
+/// (402) and Rosenbrock23 on Lorenz 96 (308) ran slower at every size measured, up to 2.8
 /// times, and Radau IIA 5 on the ring modulator (321) 2.2 times slower at 2^17, 1.17 times
 /// faster at 2^20.
 inline constexpr int thread_shared_past_values = 425;

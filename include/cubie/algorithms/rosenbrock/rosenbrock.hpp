@@ -102,8 +102,8 @@ struct rosenbrock {
     /// thread_shared_most_bytes. Rodas5P on Lorenz 96 at 32 sites in float (468 values; 212
     /// entries, 848 bytes) then spills nothing, where it spilled 2,248 bytes a thread, and
     /// its kernel took 32.1 ms in place of 47.8 at 2^20 trajectories on one H200
-    /// (bench/RESULTS.md). Rosenbrock23 there (308 values), without spills too, took 2.6
-    /// times as long with the variant, and Rodas4 (404) 1.4 to 2.6 times: the spills they
+    /// (bench/RESULTS.md). Rosenbrock23 there (308 values), without spills too, took 1.4 to
+    /// 2.8 times as long with the variant, and Rodas4 (404) 1.4 to 2.6 times: the spills they
     /// keep in registers fit the L1 cache that the factors take.
     template <class System>
     static constexpr bool factors_to_shared_memory = [] {
