@@ -305,9 +305,9 @@ static_assert(on_lanes<rodas5p_shared, 1>::thread_shared_bytes<catalogue::lorenz
 // registers, as it declares no bytes of it.
 static_assert(rodas5p_shared::thread_shared_bytes<catalogue::pollution<float>> == 0);
 static_assert(
-    !rodas5p_shared::factors_in_shared_memory<right_hand_side<catalogue::pollution<float>>>());
+    !keeps_thread_shared_for<rodas5p_shared, right_hand_side<catalogue::pollution<float>>>());
 static_assert(
-    rodas5p_shared::factors_in_shared_memory<right_hand_side<catalogue::lorenz96<float>>>());
+    keeps_thread_shared_for<rodas5p_shared, right_hand_side<catalogue::lorenz96<float>>>());
 
 TEST_CASE(
     "rodas5p: the Lorenz 96 kernels in float keep W's factors in shared memory, and "

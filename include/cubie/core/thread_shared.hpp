@@ -47,6 +47,13 @@ inline constexpr int thread_shared_most_bytes = 880;
 /// faster at 2^20.
 inline constexpr int thread_shared_past_values = 425;
 
+/// Whether a variant moves `bytes` a thread to shared memory for a step that keeps `values`
+/// (as its method counts them): some bytes, at most thread_shared_most_bytes, and more
+/// values than thread_shared_past_values.
+constexpr bool thread_shared_pays(int bytes, int values) {
+    return bytes > 0 && bytes <= thread_shared_most_bytes && values > thread_shared_past_values;
+}
+
 /// The variant of Algorithm that keeps values in shared memory for System, where it has one
 /// that does for that system; Algorithm itself otherwise.
 template <class Algorithm, class System>
@@ -65,6 +72,16 @@ inline constexpr int thread_shared_bytes_of = [] {
     else
         return 0;
 }();
+
+/// Whether Algorithm's steps for a right-hand side F keep values in shared memory: only where
+/// it declares bytes of it for F's system, which the cuda backend gives each block.
+template <class Algorithm, class F>
+constexpr bool keeps_thread_shared_for() {
+    if constexpr (requires { typename F::system_type; })
+        return thread_shared_bytes_of<Algorithm, typename F::system_type> > 0;
+    else
+        return false;
+}
 
 /// Rows x Cols values of type T per thread, row by row, at the start of the dynamic shared
 /// memory on the device (a thread holds one such array at a time). Indexed as a

@@ -163,11 +163,8 @@ struct implicit_runge_kutta {
     /// 5 on the ring modulator (321) 2.4 to 2.5 times at 2^14 and 2.2 at 2^17 (0.86 at
     /// 2^20, over a shorter span).
     template <class System>
-    static constexpr bool complex_factors_to_shared_memory = [] {
-        constexpr int bytes = complex_factor_bytes<System>();
-        return bytes > 0 && bytes <= thread_shared_most_bytes &&
-               iteration_values<System>() > thread_shared_past_values;
-    }();
+    static constexpr bool complex_factors_to_shared_memory =
+        thread_shared_pays(complex_factor_bytes<System>(), iteration_values<System>());
     /// Bytes of shared memory a thread keeps the complex factors in for System; 0 in
     /// registers.
     template <class System>
@@ -175,17 +172,6 @@ struct implicit_runge_kutta {
                                                 complex_factors_to_shared_memory<System>)
                                                    ? complex_factor_bytes<System>()
                                                    : 0;
-
-    /// Whether the steps for a right-hand side F keep the complex factors in shared memory:
-    /// only where this variant declares their bytes for F's system, which the cuda backend
-    /// gives each block.
-    template <class F>
-    static constexpr bool complex_factors_in_shared_memory() {
-        if constexpr (requires { typename F::system_type; })
-            return thread_shared_bytes<typename F::system_type> > 0;
-        else
-            return false;
-    }
 
     /// Order q of the local error estimate's leading term h^(q+1); 0 without one.
     static constexpr int error_estimate_order = [] {
@@ -338,8 +324,8 @@ private:
     struct iteration_matrices {
         static constexpr int own_filter = Filter && filter_block < 0 ? 1 : 0;
         using real_lu = iteration_lu<T, n, F, Group>;
-        using complex_lu =
-            iteration_lu<cuda::std::complex<T>, n, F, Group, complex_factors_in_shared_memory<F>()>;
+        using complex_lu = iteration_lu<cuda::std::complex<T>, n, F, Group,
+                                        keeps_thread_shared_for<implicit_runge_kutta, F>()>;
         vector<real_lu, real_blocks + own_filter> real;
         vector<complex_lu, complex_blocks> complex;
 

@@ -106,28 +106,14 @@ struct rosenbrock {
     /// 2.8 times as long with the variant, and Rodas4 (404) 1.4 to 2.6 times: the spills they
     /// keep in registers fit the L1 cache that the factors take.
     template <class System>
-    static constexpr bool factors_to_shared_memory = [] {
-        constexpr int bytes = factor_bytes<System>();
-        return bytes > 0 && bytes <= thread_shared_most_bytes &&
-               step_values<System>() > thread_shared_past_values;
-    }();
+    static constexpr bool factors_to_shared_memory = thread_shared_pays(factor_bytes<System>(),
+                                                                        step_values<System>());
     /// Bytes of shared memory a thread keeps the factors in for System; 0 in registers.
     template <class System>
     static constexpr int thread_shared_bytes = (FactorsInSharedMemory &&
                                                 factors_to_shared_memory<System>)
                                                    ? factor_bytes<System>()
                                                    : 0;
-
-    /// Whether the steps for a right-hand side F keep W's factors in shared memory: only where
-    /// this variant declares their bytes for F's system, which the cuda backend gives each
-    /// block.
-    template <class F>
-    static constexpr bool factors_in_shared_memory() {
-        if constexpr (requires { typename F::system_type; })
-            return thread_shared_bytes<typename F::system_type> > 0;
-        else
-            return false;
-    }
 
     /// Order q of the local error estimate's leading term h^(q+1).
     static constexpr int error_estimate_order =
@@ -283,7 +269,7 @@ private:
         constexpr int G = Group::size;
         using part = part_of<Group, State>;
         constexpr int slots = static_cast<int>(size_of<part>);
-        using lu_type = iteration_lu<T, n, F, Group, factors_in_shared_memory<F>()>;
+        using lu_type = iteration_lu<T, n, F, Group, keeps_thread_shared_for<rosenbrock, F>()>;
         typename lu_type::rows_type W;
         {
             typename dense_lu<T, n>::matrix J;
